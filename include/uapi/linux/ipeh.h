@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * IPv6 extension header TLV management: generic netlink family "ipv6-tlv".
+ *
+ * The family reads and changes the table of per-type parameters the kernel
+ * uses to process Hop-by-Hop and Destination options on receive and to
+ * validate the options that applications set for transmit.
+ */
+
+#ifndef _UAPI_LINUX_IPEH_H
+#define _UAPI_LINUX_IPEH_H
+
+#define IPEH_TLV_GENL_NAME		"ipv6-tlv"
+#define IPEH_TLV_GENL_VERSION		0x1
+#define IPEH_TLV_GENL_MCGRP_NAME	"tlv-changes"
+
+/* Extension headers in which an option may be sent (IPEH_TLV_ATTR_CLASS) */
+#define IPEH_TLV_CLASS_FLAG_HOPOPT	(1 << 0)
+#define IPEH_TLV_CLASS_FLAG_RTRDSTOPT	(1 << 1)
+#define IPEH_TLV_CLASS_FLAG_DSTOPT	(1 << 2)
+
+#define IPEH_TLV_CLASS_FLAG_MASK	(IPEH_TLV_CLASS_FLAG_HOPOPT |	\
+					 IPEH_TLV_CLASS_FLAG_RTRDSTOPT |	\
+					 IPEH_TLV_CLASS_FLAG_DSTOPT)
+
+/* Permission to send an option (IPEH_TLV_ATTR_{ADMIN,USER}_PERM) */
+enum {
+	IPEH_TLV_PERM_NONE,		/* may not be sent */
+	IPEH_TLV_PERM_WITH_CHECK,	/* may be sent in canonical form */
+	IPEH_TLV_PERM_NO_CHECK,		/* may be sent as is */
+	IPEH_TLV_PERM_MAX = IPEH_TLV_PERM_NO_CHECK
+};
+
+enum {
+	IPEH_TLV_ATTR_UNSPEC,
+	IPEH_TLV_ATTR_TYPE,		/* u8, option type, 2 to 255 */
+	IPEH_TLV_ATTR_ORDER,		/* u16, preferred order, 1 to 65535 */
+	IPEH_TLV_ATTR_ADMIN_PERM,	/* u8, IPEH_TLV_PERM_* */
+	IPEH_TLV_ATTR_USER_PERM,	/* u8, IPEH_TLV_PERM_* */
+	IPEH_TLV_ATTR_CLASS,		/* u8, IPEH_TLV_CLASS_FLAG_* */
+	IPEH_TLV_ATTR_ALIGN_MULT,	/* u8, 1 to 16 */
+	IPEH_TLV_ATTR_ALIGN_OFF,	/* u8, 0 to ALIGN_MULT - 1 */
+	IPEH_TLV_ATTR_MIN_DATA_LEN,	/* u8, option data length */
+	IPEH_TLV_ATTR_MAX_DATA_LEN,	/* u8, option data length */
+	IPEH_TLV_ATTR_DATA_LEN_MULT,	/* u8, 1 to 16 */
+	IPEH_TLV_ATTR_DATA_LEN_OFF,	/* u8, 0 to DATA_LEN_MULT - 1 */
+
+	__IPEH_TLV_ATTR_MAX,
+};
+
+#define IPEH_TLV_ATTR_MAX		(__IPEH_TLV_ATTR_MAX - 1)
+
+enum {
+	IPEH_TLV_CMD_UNSPEC,
+	IPEH_TLV_CMD_SET,		/* change one type; CAP_NET_ADMIN */
+	IPEH_TLV_CMD_UNSET,		/* restore one type's default; CAP_NET_ADMIN */
+	IPEH_TLV_CMD_GET,		/* one type, or all with NLM_F_DUMP */
+
+	__IPEH_TLV_CMD_MAX,
+};
+
+#define IPEH_TLV_CMD_MAX		(__IPEH_TLV_CMD_MAX - 1)
+
+#endif /* _UAPI_LINUX_IPEH_H */
