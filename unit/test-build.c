@@ -242,6 +242,20 @@ static void test_random_tables_property(void **state)
 			assert_int_equal(ipeh_validate(&t, hdr, buf, (size_t)n,
 					 &lim, flags | IPEH_F_SETSOCKOPT, NULL), 0);
 		assert_parses_back(buf, (size_t)n, sorted, nopts);
+		if (nopts <= IPEH_BUILDER_MAX_OPTS) {
+			static struct ipeh_builder bl;
+			static uint8_t b2[IPEH_HDR_MAX + 8];
+			int pass;
+
+			ipeh_builder_init(&bl, &t, hdr, &lim, flags);
+			for (pass = 0; pass < 2; pass++) {	/* 2nd: memo */
+				ipeh_builder_reset(&bl);
+				for (i = 0; i < nopts; i++)
+					ipeh_builder_add(&bl, in[i].type, in[i].data, in[i].len);
+				assert_int_equal(ipeh_builder_finish(&bl, b2, sizeof(b2), NULL), n);
+				assert_memory_equal(b2, buf, (size_t)n);
+			}
+		}
 		ok++;
 	}
 	assert_true(ok > 15000);
@@ -384,6 +398,67 @@ static void test_builder_api(void **state)
 	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), &e), -E2BIG);
 }
 
+/* The builder's layout memo never yields a block ipeh_build() would not. */
+static void test_builder_memo_tracks_data_table_and_lengths(void **state)
+{
+	static struct ipeh_builder b;
+	struct ipeh_table t;
+	uint8_t d1[34] = { 1 }, d2[34] = { 2 }, pm[4] = { 5, 0, 5, 0xdc };
+	uint8_t out[64], ref[64];
+	struct ipeh_opt o[2] = { { IPEH_OPT_IOAM, 34, d1, 0 },
+				 { IPEH_OPT_PMTU, 4, pm, 0 } };
+	struct ipeh_error e;
+
+	(void)state;
+	test_table(&t);
+	ipeh_builder_init(&b, &t, IPEH_HDR_HOPOPTS, NULL, 0);
+	ipeh_builder_add(&b, IPEH_OPT_IOAM, d1, 34);
+	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
+	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), NULL), 48);
+
+	/* same shape, new data: the new data is in the block */
+	ipeh_builder_reset(&b);
+	ipeh_builder_add(&b, IPEH_OPT_IOAM, d2, 34);
+	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
+	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), NULL), 48);
+	o[0].data = d2;
+	assert_int_equal(ipeh_build(&t, IPEH_HDR_HOPOPTS, o, 2, ref, sizeof(ref), NULL, 0, NULL), 48);
+	assert_memory_equal(out, ref, 48);
+
+	/* the table changes under the builder: the layout follows */
+	t.params[IPEH_OPT_PMTU].align_mult = 8;
+	t.params[IPEH_OPT_PMTU].align_off = 6;
+	ipeh_builder_reset(&b);
+	ipeh_builder_add(&b, IPEH_OPT_IOAM, d2, 34);
+	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
+	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), NULL),
+			 ipeh_build(&t, IPEH_HDR_HOPOPTS, o, 2, ref, sizeof(ref), NULL, 0, NULL));
+	assert_memory_equal(out, ref, 48);
+	assert_int_equal(out[6], IPEH_OPT_PMTU);
+
+	/* ... and so do the checks */
+	t.params[IPEH_OPT_PMTU].user_perm = IPEH_PERM_NONE;
+	ipeh_builder_reset(&b);
+	ipeh_builder_add(&b, IPEH_OPT_IOAM, d2, 34);
+	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
+	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), &e), -EPERM);
+
+	/* another length is another layout */
+	t.params[IPEH_OPT_PMTU].user_perm = IPEH_PERM_CHECK;
+	ipeh_builder_reset(&b);
+	ipeh_builder_add(&b, IPEH_OPT_IOAM, d2, 30);
+	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
+	o[0].len = 30;
+	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), NULL),
+			 ipeh_build(&t, IPEH_HDR_HOPOPTS, o, 2, ref, sizeof(ref), NULL, 0, NULL));
+	assert_memory_equal(out, ref, 40);
+	/* a short buffer on a memo hit */
+	ipeh_builder_reset(&b);
+	ipeh_builder_add(&b, IPEH_OPT_IOAM, d2, 30);
+	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
+	assert_int_equal(ipeh_builder_finish(&b, out, 39, &e), -ENOBUFS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_failures_are_precise_and_write_nothing),
 		cmocka_unit_test(test_empty_block),
 		cmocka_unit_test(test_builder_api),
+		cmocka_unit_test(test_builder_memo_tracks_data_table_and_lengths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
