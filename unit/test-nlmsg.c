@@ -28,7 +28,7 @@ static struct genlmsghdr *genl(const struct nlmsghdr *nlh)
 
 static void test_getfamily_request(void **state)
 {
-	char buf[IPEH_NLMSG_BUF];
+	char buf[IPEH_NLMSG_BUF] __attribute__((aligned(8)));
 	const struct nlmsghdr *nlh = (void *)buf;
 	const struct nlattr *a;
 	int len, seen = 0;
@@ -52,7 +52,7 @@ static void test_getfamily_request(void **state)
 
 static void test_parse_family_reply(void **state)
 {
-	char buf[256];
+	char buf[256] __attribute__((aligned(8)));
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct genlmsghdr *g;
 	uint16_t fam = 0;
@@ -70,7 +70,7 @@ static void test_parse_family_reply(void **state)
 
 static void test_set_request_all_attrs(void **state)
 {
-	char buf[IPEH_NLMSG_BUF];
+	char buf[IPEH_NLMSG_BUF] __attribute__((aligned(8)));
 	const struct nlmsghdr *nlh = (void *)buf;
 	const struct nlattr *a;
 	struct ipeh_tlv_params q;
@@ -97,12 +97,21 @@ static void test_set_request_all_attrs(void **state)
 	assert_int_equal(ipeh_nlmsg_parse_params(nlh, &type, &q, &mask), 0);
 	assert_int_equal(type, 0x30);
 	assert_int_equal(mask, IPEH_ATTR_ALL);
-	assert_memory_equal(&q, &P, sizeof(q));
+	assert_int_equal(q.order, P.order);
+	assert_int_equal(q.admin_perm, P.admin_perm);
+	assert_int_equal(q.user_perm, P.user_perm);
+	assert_int_equal(q.class_mask, P.class_mask);
+	assert_int_equal(q.align_mult, P.align_mult);
+	assert_int_equal(q.align_off, P.align_off);
+	assert_int_equal(q.min_data_len, P.min_data_len);
+	assert_int_equal(q.max_data_len, P.max_data_len);
+	assert_int_equal(q.data_len_mult, P.data_len_mult);
+	assert_int_equal(q.data_len_off, P.data_len_off);
 }
 
 static void test_set_request_partial_mask(void **state)
 {
-	char buf[IPEH_NLMSG_BUF];
+	char buf[IPEH_NLMSG_BUF] __attribute__((aligned(8)));
 	const struct nlmsghdr *nlh = (void *)buf;
 	struct ipeh_tlv_params q;
 	unsigned int mask;
@@ -122,7 +131,7 @@ static void test_set_request_partial_mask(void **state)
 
 static void test_get_dump_unset_requests(void **state)
 {
-	char buf[IPEH_NLMSG_BUF];
+	char buf[IPEH_NLMSG_BUF] __attribute__((aligned(8)));
 	const struct nlmsghdr *nlh = (void *)buf;
 	const struct nlattr *a;
 	int n;
@@ -152,7 +161,7 @@ static void test_get_dump_unset_requests(void **state)
 
 static void test_parse_params_rejects_malformed(void **state)
 {
-	char buf[256];
+	char buf[256] __attribute__((aligned(8)));
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct ipeh_tlv_params q;
 	uint8_t type;
@@ -195,7 +204,7 @@ static struct nlmsghdr *put_error(char *buf, int error, const char *msg,
 
 static void test_parse_error_and_extack(void **state)
 {
-	char buf[512];
+	char buf[512] __attribute__((aligned(8)));
 	struct ipeh_error e;
 
 	(void)state;

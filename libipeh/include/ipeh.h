@@ -542,7 +542,9 @@ int ipeh_cmsg_next(const struct msghdr *msg, void **cookie,
 #define IPEH_ATTR_DATA_LEN_OFF	(1u << 11)
 #define IPEH_ATTR_ALL		0xffcu
 
-/* Buffer big enough for any request or reply message built/parsed here. */
+/* Buffer big enough for any request built here.  Message buffers given to
+ * these functions must be 4-byte aligned (netlink headers are used in place).
+ */
 #define IPEH_NLMSG_BUF		8192
 
 /* CTRL_CMD_GETFAMILY for "ipv6-tlv"; returns message length. */
