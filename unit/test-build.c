@@ -311,7 +311,7 @@ static void test_failures_are_precise_and_write_nothing(void **state)
 	for (i = 0; i < 9; i++)
 		o[i] = (struct ipeh_opt){ T_EXP1, 0, NULL, 0 };
 	assert_build_fails(o, 9, IPEH_HDR_HOPOPTS, NULL, 0, 64, -E2BIG, IPEH_RULE_COUNT);
-	/* no-check options do not count, as in the kernel */
+	/* no-check options count but are not compared, as in the kernel */
 	for (i = 0; i < 9; i++)
 		o[i] = (struct ipeh_opt){ T_NOCHK, 0, NULL, 0 };
 	{
@@ -320,6 +320,16 @@ static void test_failures_are_precise_and_write_nothing(void **state)
 		assert_int_equal(ipeh_build(&tt, IPEH_HDR_HOPOPTS, o, 9, b,
 					    sizeof(b), NULL, 0, NULL), 24);
 	}
+	o[8] = (struct ipeh_opt){ T_ODD, 3, z, 0 };	/* sorts last: 9th */
+	assert_build_fails(o, 9, IPEH_HDR_HOPOPTS, NULL, 0, 64, -E2BIG, IPEH_RULE_COUNT);
+	lim.max_opts_number = -9;			/* |limit| */
+	{
+		uint8_t b[64];
+
+		assert_true(ipeh_build(&tt, IPEH_HDR_HOPOPTS, o, 9, b,
+				       sizeof(b), &lim, 0, NULL) > 0);
+	}
+	lim.max_opts_number = 8;
 	lim.max_opts_length = 8;
 	o[0] = (struct ipeh_opt){ T_EXP1, 7, z, 0 };
 	assert_build_fails(o, 1, IPEH_HDR_HOPOPTS, &lim, 0, 64, -EMSGSIZE, IPEH_RULE_LENGTH);

@@ -251,8 +251,9 @@ int ipeh_limits_read(enum ipeh_hdr hdr, struct ipeh_limits *lim);
 /*
  * Validate a block exactly as the kernel validates one given by
  * setsockopt() (IPEH_F_SETSOCKOPT) or by a sendmsg() cmsg: same verdict,
- * same errno (0, -EINVAL, -EPERM, -E2BIG, -EMSGSIZE).  lim NULL = kernel
- * defaults.  On failure err (if not NULL) names the option, the offset
+ * same errno (0, -EINVAL, -EPERM, -E2BIG, -EMSGSIZE), following
+ * kernel/TLV-TABLE.md.  lim NULL = kernel defaults; the count limit is
+ * |max_opts_number| as in the kernel.  On failure err (if not NULL) names the option, the offset
  * and the rule.
  */
 int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,

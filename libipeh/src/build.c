@@ -99,7 +99,9 @@ static ssize_t build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 		return ipeh__fail(err, -EMSGSIZE, IPEH_RULE_LENGTH, -1, -1,
 				  "%zu options cannot fit in one header", nopts);
 	if (lim) {
-		max_cnt = (unsigned int)lim->max_opts_number;
+		max_cnt = lim->max_opts_number < 0 ?
+			  0u - (unsigned int)lim->max_opts_number :
+			  (unsigned int)lim->max_opts_number;
 		max_len = (unsigned int)lim->max_opts_length;
 	} else {
 		max_cnt = IPEH_DEFAULT_MAX_OPTS_NUMBER;
@@ -135,8 +137,9 @@ static ssize_t build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 			return deep;
 		pads[i] = (uint8_t)pad_needed(offset, p);
 		offset += pads[i];
+		cnt++;		/* every option counts, checked ones compare */
 		if (deep) {
-			if (++cnt > max_cnt)
+			if (cnt > max_cnt)
 				return ipeh__fail(err, -E2BIG, IPEH_RULE_COUNT,
 						  o->type, (long)offset,
 						  "more than %u options",
