@@ -243,6 +243,32 @@ static void test_random_tables_property(void **state)
 					 &lim, flags | IPEH_F_SETSOCKOPT, NULL), 0);
 		assert_parses_back(buf, (size_t)n, sorted, nopts);
 		if (nopts <= IPEH_BUILDER_MAX_OPTS) {
+			static struct ipeh_prepared pr;
+			const void *datas[16];
+
+			/* prepared with zeros, emitted with the data */
+			for (i = 0; i < nopts; i++) {
+				datas[i] = in[i].data;
+				in[i].data = NULL;
+			}
+			assert_int_equal(ipeh_prepare(&pr, &t, hdr, in, nopts, &lim, flags, NULL), n);
+			for (i = 0; i < nopts; i++)
+				in[i].data = datas[i];
+			{
+				static uint8_t b3[IPEH_HDR_MAX + 8];
+
+				assert_int_equal(ipeh_prepared_emit(&pr, b3, sizeof(b3), datas), n);
+				assert_memory_equal(b3, buf, (size_t)n);
+				/* in place */
+				for (i = 0; i < nopts; i++)
+					if (in[i].len)
+						memcpy(ipeh_prepared_data(&pr, i), in[i].data, in[i].len);
+				assert_memory_equal(pr.block, buf, (size_t)n);
+				assert_null(ipeh_prepared_data(&pr, nopts));
+				assert_int_equal(ipeh_prepared_emit(&pr, b3, (size_t)n - 1, datas), -ENOBUFS);
+			}
+		}
+		if (nopts <= IPEH_BUILDER_MAX_OPTS) {
 			static struct ipeh_builder bl;
 			static uint8_t b2[IPEH_HDR_MAX + 8];
 			int pass;

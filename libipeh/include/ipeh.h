@@ -328,6 +328,41 @@ ssize_t ipeh_builder_finish(struct ipeh_builder *b, void *buf, size_t buflen,
 /* Forget the options, keep table/header/limits/flags (and the memo). */
 void ipeh_builder_reset(struct ipeh_builder *b);
 
+/*
+ * A prepared block: the layout and every check done once by
+ * ipeh_prepare() for a fixed list of option types and data lengths; each
+ * packet then only needs its data written (ipeh_prepared_emit(), or in
+ * place through ipeh_prepared_data() and used as p->block directly).
+ * The block stays what the table allowed when it was prepared: prepare
+ * again after the table changes.
+ */
+struct ipeh_prepared {
+	uint16_t len;		/* block length */
+	uint16_t nopts;
+	uint16_t data_off[IPEH_BUILDER_MAX_OPTS];	/* opts[i]'s data */
+	uint8_t data_len[IPEH_BUILDER_MAX_OPTS];
+	uint8_t block[IPEH_HDR_MAX];
+};
+
+/*
+ * As ipeh_build() (same checks, same errors) into p->block; opts[i].data
+ * may be NULL (zeros) and nopts is at most IPEH_BUILDER_MAX_OPTS.
+ * Returns the block length.
+ */
+ssize_t ipeh_prepare(struct ipeh_prepared *p, const struct ipeh_table *t,
+		     enum ipeh_hdr hdr, const struct ipeh_opt *opts,
+		     size_t nopts, const struct ipeh_limits *lim,
+		     unsigned int flags, struct ipeh_error *err);
+/*
+ * Write the prepared block into buf with data[i] (p->data_len[i] bytes,
+ * NULL = keep the prepared bytes) as the data of the i-th option given to
+ * ipeh_prepare().  Returns the block length or -ENOBUFS.
+ */
+ssize_t ipeh_prepared_emit(const struct ipeh_prepared *p, void *buf,
+			   size_t buflen, const void *const *data);
+/* Where the i-th option's data lives in p->block (NULL if i is too big). */
+uint8_t *ipeh_prepared_data(struct ipeh_prepared *p, size_t i);
+
 /* ------------------------------------------------------------------ */
 /* Parser                                                              */
 /* ------------------------------------------------------------------ */
