@@ -587,6 +587,12 @@ int ipeh_cmsg_next(const struct msghdr *msg, void **cookie,
 int ipeh_nlmsg_getfamily(void *buf, size_t cap, uint32_t seq);
 /* Family id from a CTRL_CMD_NEWFAMILY reply; -ENOENT if not there. */
 int ipeh_nlmsg_parse_family(const struct nlmsghdr *nlh, uint16_t *family);
+/*
+ * Id of the multicast group name ("tlv-changes") from a CTRL_CMD_NEWFAMILY
+ * reply; -ENOENT if the family has no such group.
+ */
+int ipeh_nlmsg_parse_mcast_group(const struct nlmsghdr *nlh, const char *name,
+				 uint32_t *group);
 /* IPEH_TLV_CMD_GET of one type, or a dump when type < 0. */
 int ipeh_nlmsg_get(void *buf, size_t cap, uint16_t family, uint32_t seq,
 		   int type);
@@ -640,6 +646,25 @@ int ipeh_nl_set(struct ipeh_nl *nl, uint8_t type,
 		const struct ipeh_tlv_params *p, unsigned int mask,
 		struct ipeh_error *err);
 int ipeh_nl_unset(struct ipeh_nl *nl, uint8_t type, struct ipeh_error *err);
+
+/*
+ * Table change notifications (the "tlv-changes" group; joining needs
+ * CAP_NET_ADMIN).  Use a handle of its own for them: a handle waiting for
+ * the reply to a request drops the notifications it reads meanwhile.
+ * -ENOENT if the kernel's family has no such group.
+ */
+int ipeh_nl_subscribe(struct ipeh_nl *nl, struct ipeh_error *err);
+/* cmd is IPEH_TLV_CMD_SET or IPEH_TLV_CMD_UNSET; p the resulting entry. */
+typedef int (*ipeh_nl_change_cb)(uint8_t cmd, uint8_t type,
+				 const struct ipeh_tlv_params *p,
+				 unsigned int mask, void *arg);
+/*
+ * Read the notifications pending on a subscribed handle without blocking
+ * (poll ipeh_nl_fd() first); returns how many were passed to cb, or a
+ * negative errno (-ENOBUFS: some were lost, dump the table again).
+ */
+int ipeh_nl_recv_changes(struct ipeh_nl *nl, ipeh_nl_change_cb cb, void *arg,
+			 struct ipeh_error *err);
 
 #ifdef __cplusplus
 }
