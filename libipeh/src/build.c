@@ -416,7 +416,9 @@ ssize_t ipeh_prepared_emit(const struct ipeh_prepared *p, void *buf,
 	uint8_t *w = buf;
 	size_t i;
 
-	if (!buf || buflen < p->len || !p->len)
+	if (!p->len)
+		return -EINVAL;		/* not prepared, or preparing failed */
+	if (!buf || buflen < p->len)
 		return -ENOBUFS;
 	copy_small(w, p->block, p->len);
 	if (data) {
