@@ -79,12 +79,12 @@ enum ipeh_hdr {
 #define IPEH_OPT_EXP(n)		((uint8_t)(((n) << 5) | 0x1E))	/* n = 0..7 */
 #define IPEH_OPT_IS_EXP(t)	(((t) & 0x1F) == 0x1E)
 
-/* Largest Hop-by-Hop/Destination header: hdrlen is 8 bits, (255+1)*8 bytes;
- * setsockopt() refuses more than 8 * 255.
- */
+/* setsockopt() refuses blocks longer than 8 * 255 bytes. */
 #define IPEH_BLOCK_MAX		2040
-/* Most options one block can hold (2-byte options after the 2-byte header). */
-#define IPEH_OPTS_MAX		((IPEH_BLOCK_MAX - 2) / 2)
+/* hdrlen is 8 bits: a header (e.g. in a cmsg) is at most (255 + 1) * 8. */
+#define IPEH_HDR_MAX		2048
+/* Most options one header can hold (2-byte options after the 2-byte header). */
+#define IPEH_OPTS_MAX		((IPEH_HDR_MAX - 2) / 2)
 
 /* Kernel defaults of the sysctls net.ipv6.max_{hbh,dst}_opts_{number,length}. */
 #define IPEH_DEFAULT_MAX_OPTS_NUMBER	8

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#ifndef IPEH_INTERNAL_H
+#define IPEH_INTERNAL_H
+
+#include <errno.h>
+#include <string.h>
+
+#include "ipeh.h"
+
+#define IPEH_HIDDEN __attribute__((visibility("hidden")))
+#define IPEH_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define IPEH_COLD __attribute__((cold, noinline))
+
+/*
+ * Fill an error record (if any) and return err.  Cold: every failure path
+ * goes through here so the success paths stay small.
+ */
+IPEH_HIDDEN IPEH_COLD IPEH_PRINTF(6, 7)
+int ipeh__fail(struct ipeh_error *e, int err, enum ipeh_rule rule, int type,
+	       long offset, const char *fmt, ...);
+
+static inline unsigned int ipeh__get16(const uint8_t *p)
+{
+	return (unsigned int)p[0] << 8 | p[1];
+}
+
+static inline uint32_t ipeh__get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static inline uint64_t ipeh__get64(const uint8_t *p)
+{
+	return (uint64_t)ipeh__get32(p) << 32 | ipeh__get32(p + 4);
+}
+
+static inline void ipeh__put16(uint8_t *p, unsigned int v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void ipeh__put32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+static inline void ipeh__put64(uint8_t *p, uint64_t v)
+{
+	ipeh__put32(p, (uint32_t)(v >> 32));
+	ipeh__put32(p + 4, (uint32_t)v);
+}
+
+static inline bool ipeh__hdr_ok(enum ipeh_hdr hdr)
+{
+	return hdr == IPEH_HDR_HOPOPTS || hdr == IPEH_HDR_DSTOPTS ||
+	       hdr == IPEH_HDR_RTHDRDSTOPTS;
+}
+
+#endif /* IPEH_INTERNAL_H */

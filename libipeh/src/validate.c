@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Validation of an option block as the kernel validates one set by an
+ * application (kernel/TLV-TABLE.md, seed patch 9/9
+ * __ipeh_opt_validate_tlvs()).  The loop below follows the kernel's line by
+ * line so that the verdict and the errno are the same for every block;
+ * where a check fails, the error record says why.
+ */
+
+#include "internal.h"
+
+static int bad_param(struct ipeh_error *err, int type, long off)
+{
+	return ipeh__fail(err, -EINVAL, IPEH_RULE_PARAM, type, off,
+			  "type %d: table entry has an invalid multiple", type);
+}
+
+static int fail_padding(struct ipeh_error *err, int type, long off,
+			unsigned int numpad, unsigned int padding,
+			bool nonzero, unsigned int mult)
+{
+	if (numpad > 1)
+		return ipeh__fail(err, -EINVAL, IPEH_RULE_PADDING, type, off,
+				  "%u padding options before option at offset %ld, at most one allowed",
+				  numpad, off);
+	if (nonzero)
+		return ipeh__fail(err, -EINVAL, IPEH_RULE_PADDING, type, off,
+				  "non-zero PadN before option at offset %ld",
+				  off);
+	return ipeh__fail(err, -EINVAL, IPEH_RULE_PADDING, type, off,
+			  "%u bytes of padding before option at offset %ld, at most %u allowed",
+			  padding, off, mult - 1);
+}
+
+int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
+		  const void *block, size_t len,
+		  const struct ipeh_limits *lim, unsigned int flags,
+		  struct ipeh_error *err)
+{
+	const uint8_t *tlv = block;
+	bool admin = flags & IPEH_F_ADMIN;
+	bool deleting = flags & IPEH_F_DELETING;
+	bool deep_check = !admin, did_deep_check = false;
+	bool nonzero_padding = false;
+	unsigned int padding = 0, numpad = 0, cnt = 0;
+	unsigned int prev_order = 0;
+	unsigned int max_cnt, max_len;
+	size_t opt_len, offset, tlv_len;
+	unsigned int class = (unsigned int)hdr;
+
+	if (!ipeh__hdr_ok(hdr))
+		return ipeh__fail(err, -EINVAL, IPEH_RULE_PARAM, -1, -1,
+				  "invalid header kind %d", (int)hdr);
+
+	if (deleting) {
+		max_cnt = -1U;
+		max_len = -1U;
+	} else if (lim) {
+		/* the kernel passes the int sysctls as unsigned int */
+		max_cnt = (unsigned int)lim->max_opts_number;
+		max_len = (unsigned int)lim->max_opts_length;
+	} else {
+		max_cnt = IPEH_DEFAULT_MAX_OPTS_NUMBER;
+		max_len = IPEH_DEFAULT_MAX_OPTS_LENGTH;
+	}
+
+	if (flags & IPEH_F_SETSOCKOPT) {
+		if (len == 0)
+			return 0;	/* removes the sticky options */
+		if (!block || len < 2 || (len & 7) || len > IPEH_BLOCK_MAX)
+			return ipeh__fail(err, -EINVAL, IPEH_RULE_STRUCTURE,
+					  -1, -1,
+					  "setsockopt length %zu is not a multiple of 8 in 8..%u",
+					  len, IPEH_BLOCK_MAX);
+	} else if (!block || len < 2) {
+		return ipeh__fail(err, -EINVAL, IPEH_RULE_STRUCTURE, -1, -1,
+				  "block of %zu bytes is shorter than the 2-byte header",
+				  len);
+	}
+	opt_len = ((size_t)tlv[1] + 1) * 8;
+	if (opt_len > len)
+		return ipeh__fail(err, -EINVAL, IPEH_RULE_STRUCTURE, -1, 1,
+				  "header length %zu exceeds the %zu bytes given",
+				  opt_len, len);
+
+	offset = 2;
+	while (offset < opt_len) {
+		const struct ipeh_tlv_params *p;
+		uint8_t type = tlv[offset];
+		unsigned int perm;
+		size_t i;
+
+		switch (type) {
+		case IPEH_OPT_PAD1:
+			tlv_len = 1;
+			padding++;
+			numpad++;
+			break;
+		case IPEH_OPT_PADN:
+			if (offset + 2 > opt_len)
+				goto truncated;
+			tlv_len = (size_t)tlv[offset + 1] + 2;
+			if (offset + tlv_len > opt_len)
+				goto truncated;
+			for (i = 2; i < tlv_len; i++) {
+				if (tlv[offset + i]) {
+					nonzero_padding = true;
+					break;
+				}
+			}
+			padding += (unsigned int)tlv_len;
+			numpad++;
+			break;
+		default:
+			if (offset + 2 > opt_len)
+				goto truncated;
+			tlv_len = (size_t)tlv[offset + 1] + 2;
+			if (offset + tlv_len > opt_len)
+				goto truncated;
+
+			p = &t->params[type];
+			perm = admin ? p->admin_perm : p->user_perm;
+			if (perm == IPEH_PERM_NO_CHECK) {
+				deep_check = false;
+			} else if (perm == IPEH_PERM_CHECK) {
+				deep_check = true;
+				if ((p->class_mask & class) != class)
+					return ipeh__fail(err, -EINVAL,
+							  IPEH_RULE_CLASS, type,
+							  (long)offset,
+							  "option 0x%02x not allowed in %s header",
+							  type, ipeh_hdr_name(hdr));
+				if (deleting) {
+					deep_check = false;
+				} else {
+					unsigned int dlen = tlv[offset + 1];
+
+					if (dlen < p->min_data_len ||
+					    dlen > p->max_data_len)
+						return ipeh__fail(err, -EINVAL,
+								  IPEH_RULE_DATA_LEN,
+								  type, (long)offset,
+								  "option 0x%02x data length %u not in %u..%u",
+								  type, dlen,
+								  p->min_data_len,
+								  p->max_data_len);
+					if (p->data_len_mult < 1 ||
+					    p->data_len_mult > 16)
+						return bad_param(err, type,
+								 (long)offset);
+					if (dlen % p->data_len_mult !=
+					    p->data_len_off)
+						return ipeh__fail(err, -EINVAL,
+								  IPEH_RULE_DATA_LEN_MULT,
+								  type, (long)offset,
+								  "option 0x%02x data length %u is not %un+%u",
+								  type, dlen,
+								  p->data_len_mult,
+								  p->data_len_off);
+				}
+			} else {
+				return ipeh__fail(err, -EPERM, IPEH_RULE_PERM,
+						  type, (long)offset,
+						  "option 0x%02x may not be sent by %s",
+						  type, admin ? "admin" : "user");
+			}
+
+			if (deep_check) {
+				if (++cnt > max_cnt)
+					return ipeh__fail(err, -E2BIG,
+							  IPEH_RULE_COUNT, type,
+							  (long)offset,
+							  "more than %u options",
+							  max_cnt);
+				if (p->order < prev_order)
+					return ipeh__fail(err, -EINVAL,
+							  IPEH_RULE_ORDER, type,
+							  (long)offset,
+							  "option 0x%02x (order %u) after order %u",
+							  type, p->order,
+							  prev_order);
+				if (p->align_mult < 1 || p->align_mult > 16)
+					return bad_param(err, type,
+							 (long)offset);
+				if (offset % p->align_mult != p->align_off)
+					return ipeh__fail(err, -EINVAL,
+							  IPEH_RULE_ALIGN, type,
+							  (long)offset,
+							  "option 0x%02x at offset %zu, must be at %un+%u",
+							  type, offset,
+							  p->align_mult,
+							  p->align_off);
+				/* kernel: padding > align_mult - 1 */
+				if (numpad > 1 ||
+				    padding > p->align_mult - 1u ||
+				    nonzero_padding)
+					return fail_padding(err, type,
+							    (long)offset,
+							    numpad, padding,
+							    nonzero_padding,
+							    p->align_mult);
+				prev_order = p->order;
+				did_deep_check = true;
+			}
+			nonzero_padding = false;
+			padding = 0;
+			numpad = 0;
+		}
+		offset += tlv_len;
+	}
+
+	if (deep_check && (numpad > 1 || padding > 7 || nonzero_padding))
+		return ipeh__fail(err, -EINVAL, IPEH_RULE_TRAILING_PADDING, -1,
+				  (long)(opt_len - padding),
+				  "trailing padding: %u option(s), %u bytes%s; one option of at most 7 zero bytes allowed",
+				  numpad, padding,
+				  nonzero_padding ? ", non-zero" : "");
+
+	if (did_deep_check && opt_len > max_len)
+		return ipeh__fail(err, -EMSGSIZE, IPEH_RULE_LENGTH, -1, -1,
+				  "header length %zu above the limit %u",
+				  opt_len, max_len);
+	return 0;
+
+truncated:
+	return ipeh__fail(err, -EINVAL, IPEH_RULE_STRUCTURE, tlv[offset],
+			  (long)offset,
+			  "option at offset %zu runs past the header end %zu",
+			  offset, opt_len);
+}

@@ -1,0 +1,51 @@
+#!/bin/bash
+# Runs at every guest boot (ipeh-guest.service): installs the project's staged
+# build (the host's `meson install --destdir`) into the guest, then does what the
+# host asked on the kernel command line with ipeh.mode=test|demo|shell.
+set -u
+
+mode=shell
+only=
+for word in $(cat /proc/cmdline); do
+	case "$word" in
+	ipeh.mode=*) mode=${word#ipeh.mode=} ;;
+	ipeh.only=*) only=${word#ipeh.only=} ;;
+	esac
+done
+
+say() { echo "IPEH-GUEST: $*"; }
+
+if [ -d /ipeh/stage/root ]; then
+	cp -a /ipeh/stage/root/. /
+	ldconfig
+	systemctl daemon-reload
+	say "installed the staged build ($(cat /ipeh/stage/build-id 2>/dev/null || echo unknown))"
+else
+	say "no staged build under /ipeh/stage (shares missing?)"
+fi
+
+finish() {
+	sync
+	say "done, rebooting (qemu exits)"
+	# -no-reboot on the qemu side turns the reboot into a clean exit
+	systemctl reboot --force --force
+}
+
+case "$mode" in
+test)
+	IPEH_ONLY=$only /ipeh/src/vm-images/guest/run-tests
+	finish
+	;;
+demo)
+	/ipeh/src/vm-images/guest/run-demo
+	finish
+	;;
+shell)
+	say "shell mode: log in on the console (root, no password); 'reboot' ends the session"
+	;;
+*)
+	say "unknown ipeh.mode=$mode"
+	finish
+	;;
+esac
+exit 0

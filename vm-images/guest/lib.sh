@@ -1,0 +1,109 @@
+# Shared helpers for the guest-side e2e tests (sourced, bash).
+# Results go to $IPEH_RESULTS/results.txt (read by the host) and to the console.
+
+: "${IPEH_RESULTS:=/ipeh/results}"
+: "${IPEH_SRC:=/ipeh/src}"
+: "${IPEH_TEST:=$(basename "$0" .t)}"
+IPEH_RESULT_FILE=$IPEH_RESULTS/results.txt
+IPEH_FAILED=0
+
+_report() {
+	echo "$*" >> "$IPEH_RESULT_FILE"
+	echo "IPEH-RESULT: $*"
+}
+# ok NAME: one passing check; NAME is prefixed with the test script's name.
+ok() { _report "ok $IPEH_TEST: $1"; }
+# not_ok NAME [WHY]
+not_ok() { IPEH_FAILED=1; _report "not ok $IPEH_TEST: $1${2:+ -- $2}"; }
+# skip NAME WHY: a skip must say why
+skip() { _report "skip $IPEH_TEST: $1 -- ${2:?skip needs a reason}"; }
+# check NAME CMD...: ok if CMD succeeds, not_ok with its output otherwise
+check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		ok "$name"
+	else
+		not_ok "$name" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	fi
+}
+# check_fails NAME CMD...: ok if CMD fails
+check_fails() {
+	local name=$1
+	shift
+	if "$@" >/dev/null 2>&1; then not_ok "$name" "succeeded but must fail"; else ok "$name"; fi
+}
+
+# in_ns NS CMD...: run CMD inside network namespace NS
+in_ns() { local ns=$1; shift; ip netns exec "$ns" "$@"; }
+# as_user NS CMD...: run CMD in NS as the unprivileged user 'ipeh' (uid 1000)
+as_user() {
+	local ns=$1; shift
+	ip netns exec "$ns" setpriv --reuid=1000 --regid=1000 --init-groups \
+		--inh-caps=-all --bounding-set=-all -- "$@"
+}
+
+# wait_for SECONDS CMD...: poll CMD until it succeeds, at most SECONDS
+wait_for() {
+	local limit=$1 i=0
+	shift
+	while ! "$@" >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ "$i" -ge $((limit * 10)) ] && return 1
+		sleep 0.1
+	done
+}
+
+IPEH_CAPTURES=()
+# topo_up: sender -- router -- receiver, see vm-images/README.md
+topo_up() {
+	topo_down
+	local ns
+	for ns in sender router receiver; do
+		ip netns add "$ns"
+		in_ns "$ns" ip link set lo up
+		in_ns "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+	done
+	ip link add s0 netns sender type veth peer name r0 netns router
+	ip link add r1 netns router type veth peer name v0 netns receiver
+	in_ns router sysctl -qw net.ipv6.conf.all.forwarding=1
+	in_ns sender ip -6 addr add 2001:db8:1::1/64 dev s0 nodad
+	in_ns router ip -6 addr add 2001:db8:1::2/64 dev r0 nodad
+	in_ns router ip -6 addr add 2001:db8:2::2/64 dev r1 nodad
+	in_ns receiver ip -6 addr add 2001:db8:2::1/64 dev v0 nodad
+	in_ns router ip link set r1 mtu 1400
+	in_ns receiver ip link set v0 mtu 1400
+	in_ns sender ip link set s0 up
+	in_ns router ip link set r0 up
+	in_ns router ip link set r1 up
+	in_ns receiver ip link set v0 up
+	in_ns sender ip -6 route add default via 2001:db8:1::2
+	in_ns receiver ip -6 route add default via 2001:db8:2::2
+	capture_start router r0 sender-router
+	capture_start router r1 router-receiver
+}
+
+# capture_start NS DEV LINK: tcpdump DEV in NS to $IPEH_RESULTS/pcap/<test>-<link>.pcap
+capture_start() {
+	local ns=$1 dev=$2 link=$3 file pid
+	mkdir -p "$IPEH_RESULTS/pcap"
+	file=$IPEH_RESULTS/pcap/$IPEH_TEST-$link.pcap
+	# -U: write each packet at once; tcpdump writes to the 9p share directly
+	in_ns "$ns" tcpdump -i "$dev" -U -n -s 0 -w "$file" >/dev/null 2>&1 &
+	pid=$!
+	IPEH_CAPTURES+=("$pid")
+	# tcpdump has the interface open once the file exists and has its header
+	wait_for 10 test -s "$file" || true
+}
+
+topo_down() {
+	local pid ns
+	for pid in "${IPEH_CAPTURES[@]}"; do
+		kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	done
+	IPEH_CAPTURES=()
+	for ns in sender router receiver; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	return 0
+}

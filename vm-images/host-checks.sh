@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Checks that need no guest: run by `./dev test` on the host, one result per line.
+#   host-checks.sh REPO KERNEL_DIR
+set -u
+top=$1 kdir=$2
+
+# The vendored uapi header is the one the series installs, byte for byte.
+vendored=$top/include/uapi/linux/ipeh.h
+installed=$kdir/headers/include/linux/ipeh.h
+if [ ! -s "$top/kernel/patches/series" ]; then
+	echo "skip uapi: vendored ipeh.h matches the series -- kernel/patches/series is empty"
+elif [ ! -f "$installed" ]; then
+	echo "not ok uapi: vendored ipeh.h matches the series -- the series installs no linux/ipeh.h"
+elif cmp -s "$vendored" "$installed"; then
+	echo "ok uapi: vendored include/uapi/linux/ipeh.h is byte-identical to the series' header"
+else
+	echo "not ok uapi: vendored include/uapi/linux/ipeh.h differs from the series' header"
+fi
+
+# Every patch is checkpatch --strict clean.
+checkpatch=$kdir/src/scripts/checkpatch.pl
+n=0
+while read -r p; do
+	p=${p%%#*}
+	p=${p// /}
+	[ -n "$p" ] || continue
+	n=$((n + 1))
+	if out=$("$checkpatch" --strict --no-tree --quiet --show-types "$top/kernel/patches/$p" 2>&1); then
+		echo "ok checkpatch: $p"
+	else
+		echo "not ok checkpatch: $p -- $(echo "$out" | grep -E '^(ERROR|WARNING|CHECK)' | head -n 2 | tr '\n' ' ')"
+	fi
+done < <(cat "$top/kernel/patches/series" 2>/dev/null)
+[ "$n" -gt 0 ] || echo "skip checkpatch: kernel patches -- kernel/patches/series is empty"
+exit 0

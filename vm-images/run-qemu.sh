@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Boot the ipeh guest under QEMU (TCG) and collect what it did.
+#
+#   run-qemu.sh --mode test|demo|shell --kernel BZIMAGE --image ROOTFS.img \
+#               --src REPO --stage STAGEDIR --results OUTDIR \
+#               [--cmdline 'extra kernel args'] [--timeout SECONDS] [--interactive]
+#
+# Non-interactive runs write OUTDIR/console.log, and OUTDIR/all-results.txt with
+# one line per result ("ok NAME", "not ok NAME", "skip NAME -- why"): KUnit cases
+# parsed from the console's TAP, kernel splats (panic, Oops, BUG, WARN, KASAN,
+# UBSAN, lockdep, RCU), and the guest's own e2e results. The guest has no network
+# device to the outside (-nic none): its only links are veths inside it.
+set -euo pipefail
+
+mode= kernel= image= src= stage= results= cmdline= timeout= interactive=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--mode) mode=$2; shift ;;
+	--kernel) kernel=$2; shift ;;
+	--image) image=$2; shift ;;
+	--src) src=$2; shift ;;
+	--stage) stage=$2; shift ;;
+	--results) results=$2; shift ;;
+	--cmdline) cmdline=$2; shift ;;
+	--timeout) timeout=$2; shift ;;
+	--interactive) interactive=1 ;;
+	*) echo "run-qemu: unknown argument $1" >&2; exit 2 ;;
+	esac
+	shift
+done
+for v in mode kernel image src stage results; do
+	[ -n "${!v}" ] || { echo "run-qemu: --$v is required" >&2; exit 2; }
+done
+[ -f "$kernel" ] || { echo "run-qemu: no kernel at $kernel" >&2; exit 2; }
+[ -f "$image" ] || { echo "run-qemu: no image at $image" >&2; exit 2; }
+case "$mode" in
+test) : "${timeout:=2400}" ;;
+demo) : "${timeout:=1200}" ;;
+*) : "${timeout:=0}" ;;
+esac
+mkdir -p "$results"
+results=$(cd "$results" && pwd)
+
+# KVM hangs on these machines: always TCG. The root disk is opened with
+# snapshot=on, so a guest never changes the cached image.
+qemu=(qemu-system-x86_64 -accel tcg -cpu max -m 2048 -smp 1 -no-reboot
+	-kernel "$kernel"
+	-append "console=ttyS0,115200 root=/dev/vda rw panic=-1 oops=panic ipeh.mode=$mode $cmdline"
+	-drive "file=$image,format=raw,if=virtio,snapshot=on"
+	-virtfs "local,path=$src,mount_tag=ipehsrc,security_model=none,readonly=on,id=src"
+	-virtfs "local,path=$stage,mount_tag=ipehstage,security_model=none,readonly=on,id=stage"
+	-virtfs "local,path=$results,mount_tag=ipehres,security_model=none,id=res"
+	-nic none -display none -device virtio-rng-pci)
+
+if [ "$interactive" -eq 1 ]; then
+	exec "${qemu[@]}" -serial mon:stdio
+fi
+
+console=$results/console.log
+: > "$console"
+"${qemu[@]}" -serial "file:$console" -monitor none < /dev/null > "$results/qemu.log" 2>&1 &
+qpid=$!
+t0=$(date +%s)
+shown=0
+timed_out=0
+show_progress() {
+	# guest progress lines, as they arrive
+	local n
+	n=$(wc -l < "$console")
+	if [ "$n" -gt "$shown" ]; then
+		sed -n "$((shown + 1)),${n}p" "$console" | tr -d '\r' |
+			grep -aE '^(IPEH-GUEST|IPEH-DEMO):' | sed 's/^/    guest: /' >&2 || true
+		shown=$n
+	fi
+}
+while kill -0 "$qpid" 2>/dev/null; do
+	sleep 2
+	show_progress
+	if [ "$timeout" -gt 0 ] && [ $(($(date +%s) - t0)) -ge "$timeout" ]; then
+		echo "run-qemu: guest still running after ${timeout}s: killing qemu (pid $qpid)" >&2
+		kill "$qpid" 2>/dev/null || true
+		sleep 2
+		kill -9 "$qpid" 2>/dev/null || true
+		timed_out=1
+		break
+	fi
+done
+wait "$qpid" 2>/dev/null || true
+show_progress
+echo "    guest ran $(($(date +%s) - t0))s (TCG)" >&2
+
+all=$results/all-results.txt
+: > "$all"
+# Kernel lines carry a printk timestamp: strip it, keep the rest.
+tr -d '\r' < "$console" | sed -n 's/^\[ *[0-9]*\.[0-9]*\] //p' > "$results/kernel.log"
+
+# KUnit TAP: cases are the result lines one level below a top-level suite.
+awk '
+	/^    # Subtest: / { suite = substr($0, 17); next }
+	/^    (not )?ok [0-9]+ / {
+		line = substr($0, 5)
+		status = "ok"
+		if (line ~ /^not ok/) { status = "not ok"; line = substr(line, 8) } else { line = substr(line, 4) }
+		sub(/^[0-9]+ /, "", line)
+		name = line; reason = ""
+		if (index(line, " # SKIP")) {
+			name = substr(line, 1, index(line, " # SKIP") - 1)
+			reason = substr(line, index(line, " # SKIP") + 7)
+			sub(/^ */, "", reason)
+			if (reason == "") reason = "skipped by KUnit"
+			print "skip kunit: " suite "." name " -- " reason
+			next
+		}
+		print status " kunit: " suite "." name
+	}' "$results/kernel.log" >> "$all"
+
+# A built-in KUnit suite that printed nothing is a failure, not a pass.
+if grep -q '^CONFIG_KUNIT=y' "$(dirname "$kernel")/../../../.config" 2>/dev/null &&
+	grep -qE '^CONFIG_[A-Z0-9_]*KUNIT_TEST=y' "$(dirname "$kernel")/../../../.config" &&
+	! grep -q ' kunit: ' "$all" && [ "$mode" = test ] && ! grep -q 'kunit.enable=0' <<< "$cmdline"; then
+	echo "not ok kunit: KUnit suites are built in but no TAP result reached the console" >> "$all"
+fi
+
+# Kernel splats anywhere on the console fail the run, with the report shown.
+if grep -nE '^(Kernel panic|Oops|BUG: |WARNING: |kernel BUG at|general protection fault|KASAN|UBSAN: |INFO: task .* blocked|watchdog: BUG|Unable to handle kernel)' \
+	"$results/kernel.log" > "$results/splats.txt"; then
+	first=$(head -n 1 "$results/splats.txt" | cut -d: -f2- | cut -c1-120)
+	echo "not ok kernel: no panic/Oops/BUG/WARN/KASAN/lockdep report on the console -- $first" >> "$all"
+	line=$(head -n 1 "$results/splats.txt" | cut -d: -f1)
+	{
+		echo "---- kernel report (kernel.log line $line) ----"
+		sed -n "$((line > 5 ? line - 5 : 1)),$((line + 40))p" "$results/kernel.log"
+		echo "----"
+	} >&2
+elif [ "$mode" = test ]; then
+	echo "ok kernel: no panic/Oops/BUG/WARN/KASAN/lockdep report on the console" >> "$all"
+fi
+
+if [ -f "$results/results.txt" ]; then
+	cat "$results/results.txt" >> "$all"
+fi
+if [ "$mode" = test ]; then
+	if tr -d '\r' < "$console" | grep -q '^IPEH-GUEST: tests finished'; then
+		echo "ok guest: e2e runner finished" >> "$all"
+	elif [ "$timed_out" -eq 1 ]; then
+		echo "not ok guest: e2e runner finished -- killed after ${timeout}s (see $console)" >> "$all"
+	else
+		echo "not ok guest: e2e runner finished -- guest stopped early (see $console)" >> "$all"
+		tr -d '\r' < "$console" | tail -n 30 >&2
+	fi
+fi
+[ "$timed_out" -eq 0 ]
