@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/capability.h>
 
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
@@ -27,6 +29,19 @@ const char *nl_strerror(int err, const char *kernel_msg, char *buf,
 	else
 		snprintf(buf, len, "%s", strerror(-err));
 	return buf;
+}
+
+bool have_cap_net_admin(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3, .pid = 0,
+	};
+	struct __user_cap_data_struct data[2] = { { 0 } };
+
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[CAP_NET_ADMIN / 32].effective &
+	       (1u << (CAP_NET_ADMIN % 32));
 }
 
 static void report(int err, const struct ipeh_error *e, char *msg, size_t len)

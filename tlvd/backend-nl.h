@@ -27,6 +27,9 @@ int nl_notify_open(char *msg, size_t len);
  * "something changed"). */
 int nl_notify_drain(int fd);
 
+/* Whether this process has CAP_NET_ADMIN in its effective set. */
+bool have_cap_net_admin(void);
+
 /* A sentence for a failed kernel call: EPERM becomes "permission
  * denied: changing the TLV table needs CAP_NET_ADMIN". */
 const char *nl_strerror(int err, const char *kernel_msg, char *buf,

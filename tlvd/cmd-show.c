@@ -14,7 +14,7 @@ static void print_header(void)
 
 static void print_row(unsigned int type, const struct ipeh_tlv_params *p)
 {
-	char name[32], cls[24], align[8], len[10], mult[8];
+	char name[32], cls[24], align[16], len[16], mult[16];
 
 	tlv_type_format(type, name, sizeof(name));
 	if (!tlv_params_has_entry(p)) {

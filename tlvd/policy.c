@@ -108,6 +108,19 @@ static int finish_section(struct parser *ps)
 	if (tlv_params_check(&ps->params, &why))
 		return fail_at(ps, ps->section_line, "[option %s]: %s",
 			       ps->section_name, why);
+	/* The kernel refuses two types with one order (-EALREADY). */
+	for (unsigned int t = TLV_TYPE_FIRST; t < TLV_TYPE_COUNT; t++) {
+		char name[32];
+
+		if (t == ps->type || !ps->pol.mentioned[t] ||
+		    ps->pol.table.params[t].order != ps->params.order)
+			continue;
+		return fail_at(ps, ps->section_line,
+			       "[option %s]: order %u is already used by %s at line %u",
+			       ps->section_name, ps->params.order,
+			       tlv_type_format(t, name, sizeof(name)),
+			       ps->pol.line[t]);
+	}
 	ps->pol.mentioned[ps->type] = true;
 	ps->pol.line[ps->type] = ps->section_line;
 	ps->pol.table.params[ps->type] = ps->params;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <event2/event.h>
+#include <linux/ipeh.h>
 #include <systemd/sd-daemon.h>
 
 #include "backend-nl.h"
@@ -176,7 +177,7 @@ static int run(struct loop *l)
 		l->notify = event_new(l->base, l->notify_fd, EV_READ | EV_PERSIST,
 				      on_notify, l);
 		event_add(l->notify, NULL);
-		log_msg(LOG_INFO, "watching the " "tlv-changes"
+		log_msg(LOG_INFO, "watching the " IPEH_TLV_GENL_MCGRP_NAME
 			" multicast group");
 	} else {
 		log_msg(LOG_NOTICE, "%s; relying on the periodic re-check", msg);
@@ -267,6 +268,13 @@ int main(int argc, char **argv)
 	if (ret) {
 		log_msg(LOG_ERR, "%s", msg);
 		sd_notifyf(0, "STATUS=%s\nERRNO=%d", msg, -ret);
+		return 1;
+	}
+	if (!have_cap_net_admin()) {
+		nl_strerror(-EPERM, NULL, msg, sizeof(msg));
+		log_msg(LOG_ERR, "%s", msg);
+		sd_notifyf(0, "STATUS=%s\nERRNO=%d", msg, EPERM);
+		nl_backend_close(&be);
 		return 1;
 	}
 	daemon_init(&l.d, config, &be, &log_stderr);
