@@ -20,7 +20,7 @@ int cmd_apply(int argc, char **argv, const struct cmd_opts *o)
 	}
 	if (policy_parse_file(argv[1], &pol, &err)) {
 		policy_error_print(stderr, argv[1], &err);
-		return 2;
+		return 1;
 	}
 	if (tlvctl_open(&be))
 		return 1;
