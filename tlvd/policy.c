@@ -145,10 +145,11 @@ static int begin_section(struct parser *ps, char *line)
 	memset(ps->key_line, 0, sizeof(ps->key_line));
 	ps->section_line = ps->lineno;
 
-	if (!strcmp(name, "global")) {
+	/* [defaults] is another name for [global] */
+	if (!strcmp(name, "global") || !strcmp(name, "defaults")) {
 		if (ps->global_line)
-			return fail(ps, "duplicate [global] section (first at line %u)",
-				    ps->global_line);
+			return fail(ps, "duplicate [%s] section (first at line %u)",
+				    name, ps->global_line);
 		ps->global_line = ps->lineno;
 		ps->section = SECTION_GLOBAL;
 		return 0;

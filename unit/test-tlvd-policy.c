@@ -120,6 +120,9 @@ static void test_every_global_key_is_parsed(void **state)
 	assert_int_equal(pol.unmentioned, POLICY_UNMENTIONED_RESET);
 	assert_int_equal(pol.on_stop, POLICY_ON_STOP_RESTORE);
 	assert_int_equal(pol.interval, 0);
+	/* [defaults] is another name for [global] */
+	assert_int_equal(parse("[defaults]\ninterval = 5\n", &pol, &err), 0);
+	assert_int_equal(pol.interval, 5);
 	assert_int_equal(parse("[global]\nunmentioned = keep\n"
 			       "on-stop = keep\ninterval = 86400\n",
 			       &pol, &err), 0);
@@ -228,6 +231,8 @@ static void test_structure_errors(void **state)
 	assert_error("[global] x\n", 1, "text after ']'");
 	assert_error("[global]\n[global]\n", 2,
 		     "duplicate [global] section (first at line 1)");
+	assert_error("[global]\n[defaults]\n", 2,
+		     "duplicate [defaults] section (first at line 1)");
 	assert_error("[foo]\n", 1,
 		     "unknown section [foo] (expected [global] or [option TYPE])");
 	assert_error("[optionioam]\n", 1,
