@@ -283,6 +283,27 @@ ssize_t ipeh_build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 /* Incremental form of ipeh_build(): caller-allocated, no allocation. */
 #define IPEH_BUILDER_MAX_OPTS	64
 
+/*
+ * The layout of the last block a builder produced, kept in the builder
+ * (not global): when finish() is called again with the same option types
+ * and lengths, the same header, flags and limits, and table entries equal
+ * to those used last time, the layout and every check are known to give
+ * the same result, so only the bytes are written.  Data may differ.
+ */
+struct ipeh_builder_memo {
+	bool valid;
+	uint8_t nopts;
+	uint16_t len;		/* block length */
+	const struct ipeh_table *table;
+	enum ipeh_hdr hdr;
+	unsigned int flags;
+	struct ipeh_limits limits;
+	uint16_t key[IPEH_BUILDER_MAX_OPTS];	/* type << 8 | len, input order */
+	uint16_t data_off[IPEH_BUILDER_MAX_OPTS]; /* input order */
+	struct ipeh_tlv_params params[IPEH_BUILDER_MAX_OPTS];
+	uint8_t skel[IPEH_HDR_MAX];	/* the block; data areas overwritten */
+};
+
 struct ipeh_builder {
 	const struct ipeh_table *table;
 	enum ipeh_hdr hdr;
@@ -291,6 +312,7 @@ struct ipeh_builder {
 	int error;		/* first add() error, reported by finish() */
 	size_t nopts;
 	struct ipeh_opt opts[IPEH_BUILDER_MAX_OPTS];
+	struct ipeh_builder_memo memo;	/* private to the library */
 };
 
 void ipeh_builder_init(struct ipeh_builder *b, const struct ipeh_table *t,
@@ -302,7 +324,7 @@ int ipeh_builder_add(struct ipeh_builder *b, uint8_t type,
 /* Emit the block (see ipeh_build()). */
 ssize_t ipeh_builder_finish(struct ipeh_builder *b, void *buf, size_t buflen,
 			    struct ipeh_error *err);
-/* Forget the options, keep table/header/limits/flags. */
+/* Forget the options, keep table/header/limits/flags (and the memo). */
 void ipeh_builder_reset(struct ipeh_builder *b);
 
 /* ------------------------------------------------------------------ */
@@ -520,7 +542,9 @@ int ipeh_cmsg_next(const struct msghdr *msg, void **cookie,
 #define IPEH_ATTR_DATA_LEN_OFF	(1u << 11)
 #define IPEH_ATTR_ALL		0xffcu
 
-/* Buffer big enough for any request or reply message built/parsed here. */
+/* Buffer big enough for any request built here.  Message buffers given to
+ * these functions must be 4-byte aligned (netlink headers are used in place).
+ */
 #define IPEH_NLMSG_BUF		8192
 
 /* CTRL_CMD_GETFAMILY for "ipv6-tlv"; returns message length. */

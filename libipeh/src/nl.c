@@ -13,11 +13,12 @@
 #include "internal.h"
 
 struct ipeh_nl {
+	/* first, and aligned: netlink headers are read in place */
+	char buf[32768] __attribute__((aligned(8))); /* >= max_recvmsg_len */
 	struct mnl_socket *sock;
 	uint32_t portid;
 	uint32_t seq;
 	uint16_t family;
-	char buf[32768];	/* a dump part is at most max_recvmsg_len */
 };
 
 typedef int (*reply_cb)(const struct nlmsghdr *nlh, void *arg);

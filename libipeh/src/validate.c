@@ -148,7 +148,7 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 					    p->data_len_mult > 16)
 						return bad_param(err, type,
 								 (long)offset);
-					if (dlen % p->data_len_mult !=
+					if (ipeh__mod(dlen, p->data_len_mult) !=
 					    p->data_len_off)
 						return ipeh__fail(err, -EINVAL,
 								  IPEH_RULE_DATA_LEN_MULT,
@@ -182,7 +182,8 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 				if (p->align_mult < 1 || p->align_mult > 16)
 					return bad_param(err, type,
 							 (long)offset);
-				if (offset % p->align_mult != p->align_off)
+				if (ipeh__mod(offset, p->align_mult) !=
+				    p->align_off)
 					return ipeh__fail(err, -EINVAL,
 							  IPEH_RULE_ALIGN, type,
 							  (long)offset,
