@@ -161,8 +161,8 @@ int daemon_check(struct daemon *d)
 					 "%s%s", i ? " " : "",
 					 tlv_type_short(cs.change[i].type, name,
 							sizeof(name)));
-	say(d, LOG_WARNING, "drift: %u type%s differ from the policy (%s), re-asserting",
-	    cs.count, cs.count == 1 ? "" : "s", names);
+	say(d, LOG_WARNING, "drift: %u %s from the policy (%s), re-asserting",
+	    cs.count, cs.count == 1 ? "type differs" : "types differ", names);
 	if (apply(d, &d->pol, policy_wanted_table)) {
 		say(d, LOG_ERR, "re-asserting the policy failed: %s",
 		    d->last_error);

@@ -132,7 +132,7 @@ static void on_term(evutil_socket_t sig, short what, void *arg)
 	struct loop *l = arg;
 
 	(void)what;
-	log_msg(LOG_INFO, "%s received", strsignal((int)sig));
+	log_msg(LOG_INFO, "%s received", sig == SIGINT ? "SIGINT" : "SIGTERM");
 	event_base_loopbreak(l->base);
 }
 

@@ -160,7 +160,7 @@ def main():
         check(r.returncode == 0, "tlvctl set ioam user none: %s" % r.stderr.strip())
         check(wait_until(lambda: show(tmp, "ioam")["user"] == "check", 5),
               "drift reverted within the interval")
-        check("drift: 1 type differ" in read_log(log), "drift logged")
+        check("drift: 1 type differs from the policy (ioam), re-asserting" in read_log(log), "drift logged")
 
         # --- stop (keep) -------------------------------------------
         p.send_signal(signal.SIGTERM)
