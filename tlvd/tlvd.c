@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +29,10 @@
 #endif
 
 /* Notifications come in bursts (tlvd's own changes, tlvctl apply):
- * look at the table once the burst is over. */
+ * look at the table once the burst is over.  If another program keeps
+ * fighting the policy, check at most once a second. */
 static const struct timeval notify_delay = { 0, 200 * 1000 };
+static const struct timeval notify_delay_busy = { 1, 0 };
 
 struct loop {
 	struct daemon d;
@@ -39,6 +42,7 @@ struct loop {
 	struct event *notify;
 	int notify_fd;
 	int exit_code;
+	struct timespec last_soon;	/* last check after a notification */
 };
 
 static void usage(FILE *f)
@@ -89,8 +93,19 @@ static void on_soon(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
+	clock_gettime(CLOCK_MONOTONIC, &l->last_soon);
 	if (daemon_check(&l->d) != 0)
 		notify_status(l, "");
+}
+
+static bool checked_within_a_second(const struct loop *l)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return l->last_soon.tv_sec &&
+	       (now.tv_sec - l->last_soon.tv_sec) * 1000000000L +
+	       (now.tv_nsec - l->last_soon.tv_nsec) < 1000000000L;
 }
 
 static void on_notify(evutil_socket_t fd, short what, void *arg)
@@ -107,7 +122,8 @@ static void on_notify(evutil_socket_t fd, short what, void *arg)
 		return;
 	}
 	if (n && !evtimer_pending(l->soon, NULL))
-		evtimer_add(l->soon, &notify_delay);
+		evtimer_add(l->soon, checked_within_a_second(l) ?
+			    &notify_delay_busy : &notify_delay);
 }
 
 static void on_hup(evutil_socket_t sig, short what, void *arg)
