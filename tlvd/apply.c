@@ -326,6 +326,29 @@ static bool roll_back(const struct backend *be,
 	return ok;
 }
 
+/* After a successful apply the kernel should report what was set; say
+ * so if it does not (it would otherwise show up as endless drift). */
+static void verify(const struct backend *be, const struct ipeh_table *want,
+		   const struct logger *log)
+{
+	struct ipeh_table now;
+	struct changeset *cs = malloc(sizeof(*cs));
+	char msg[256], line[400];
+
+	if (!cs)
+		return;
+	if (!be->ops->dump(be->ctx, &now, msg, sizeof(msg))) {
+		table_diff(want, &now, cs);
+		for (unsigned int i = 0; i < cs->count; i++) {
+			change_format(&cs->change[i], line, sizeof(line));
+			logf_(log, LOG_WARNING,
+			      "after applying, the kernel still differs from the policy: %s",
+			      line);
+		}
+	}
+	free(cs);
+}
+
 int apply_table(const struct backend *be, const struct policy *pol,
 		wanted_fn wanted, const struct logger *log,
 		struct apply_result *res)
@@ -384,6 +407,8 @@ int apply_table(const struct backend *be, const struct policy *pol,
 			res->rollback_failed = true;
 	} else {
 		res->changed = done;
+		if (done)
+			verify(be, &want, log);
 	}
 	free(plan);
 	return ret;

@@ -424,6 +424,34 @@ static void test_restore_table_touches_only_managed_types(void **state)
 	assert_int_equal(f.t.params[0x99].order, 99);	/* not managed */
 }
 
+/* A kernel that ignores user permissions: tlvd must say so. */
+static int deaf_set(void *ctx, uint8_t type, const struct ipeh_tlv_params *p,
+		    char *msg, size_t len)
+{
+	struct fake *ff = ctx;
+	struct ipeh_tlv_params q = *p;
+
+	q.user_perm = ff->t.params[type].user_perm;
+	return fake_set(ctx, type, &q, msg, len);
+}
+
+static void test_kernel_not_reporting_what_was_set_is_logged(void **state)
+{
+	static const struct backend_ops deaf_ops = {
+		.dump = fake_dump, .set = deaf_set, .unset = fake_unset,
+	};
+	struct backend deaf = { &deaf_ops, &f };
+	struct policy pol;
+	struct apply_result res;
+
+	(void)state;
+	parse_policy("[option ioam]\nuser = check\n", &pol);
+	assert_int_equal(apply_policy(&deaf, &pol, &lg, &res), 0);
+	assert_string_equal(f.log,
+		"set ioam (0x31): user none -> check\n"
+		"after applying, the kernel still differs from the policy: set ioam (0x31): user check -> none\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -446,6 +474,7 @@ int main(void)
 		cmocka_unit_test_setup(test_change_format_lists_every_changed_field, setup),
 		cmocka_unit_test_setup(test_unknown_admin_perm_matches_anything, setup),
 		cmocka_unit_test_setup(test_restore_table_touches_only_managed_types, setup),
+		cmocka_unit_test_setup(test_kernel_not_reporting_what_was_set_is_logged, setup),
 	};
 
 	return cmocka_run_group_tests_name("tlvd apply", tests, NULL, NULL);
