@@ -338,7 +338,7 @@ static void verify(const struct backend *be, const struct ipeh_table *want,
 	if (!cs)
 		return;
 	if (!be->ops->dump(be->ctx, &now, msg, sizeof(msg))) {
-		table_diff(want, &now, cs);
+		table_diff(&now, want, cs);
 		for (unsigned int i = 0; i < cs->count; i++) {
 			change_format(&cs->change[i], line, sizeof(line));
 			logf_(log, LOG_WARNING,

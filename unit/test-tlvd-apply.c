@@ -449,7 +449,7 @@ static void test_kernel_not_reporting_what_was_set_is_logged(void **state)
 	assert_int_equal(apply_policy(&deaf, &pol, &lg, &res), 0);
 	assert_string_equal(f.log,
 		"set ioam (0x31): user none -> check\n"
-		"after applying, the kernel still differs from the policy: set ioam (0x31): user check -> none\n");
+		"after applying, the kernel still differs from the policy: set ioam (0x31): user none -> check\n");
 }
 
 int main(void)
