@@ -200,8 +200,11 @@ static int run(struct loop *l)
 	}
 	arm_timer(l);
 	notify_status(l, "READY=1\n");
-	log_msg(LOG_INFO, "ready; re-checking every %u s",
-		daemon_interval(&l->d));
+	if (daemon_interval(&l->d))
+		log_msg(LOG_INFO, "ready; re-checking every %u s",
+			daemon_interval(&l->d));
+	else
+		log_msg(LOG_INFO, "ready; periodic re-check off");
 
 	event_base_dispatch(l->base);
 
@@ -235,12 +238,10 @@ int main(int argc, char **argv)
 	const char *config = TLVD_CONFIG;
 	struct backend be;
 	char msg[256];
-	int c, ret;
+	int c, ret, interval = -1;
 
 	log_init("tlvd");
 	l.notify_fd = -1;
-	l.d.interval_override = -1;
-	int interval = -1;
 
 	while ((c = getopt_long(argc, argv, "c:i:t:hV", opts, NULL)) != -1) {
 		switch (c) {
