@@ -243,6 +243,32 @@ static void test_random_tables_property(void **state)
 					 &lim, flags | IPEH_F_SETSOCKOPT, NULL), 0);
 		assert_parses_back(buf, (size_t)n, sorted, nopts);
 		if (nopts <= IPEH_BUILDER_MAX_OPTS) {
+			static struct ipeh_prepared pr;
+			const void *datas[16];
+
+			/* prepared with zeros, emitted with the data */
+			for (i = 0; i < nopts; i++) {
+				datas[i] = in[i].data;
+				in[i].data = NULL;
+			}
+			assert_int_equal(ipeh_prepare(&pr, &t, hdr, in, nopts, &lim, flags, NULL), n);
+			for (i = 0; i < nopts; i++)
+				in[i].data = datas[i];
+			{
+				static uint8_t b3[IPEH_HDR_MAX + 8];
+
+				assert_int_equal(ipeh_prepared_emit(&pr, b3, sizeof(b3), datas), n);
+				assert_memory_equal(b3, buf, (size_t)n);
+				/* in place */
+				for (i = 0; i < nopts; i++)
+					if (in[i].len)
+						memcpy(ipeh_prepared_data(&pr, i), in[i].data, in[i].len);
+				assert_memory_equal(pr.block, buf, (size_t)n);
+				assert_null(ipeh_prepared_data(&pr, nopts));
+				assert_int_equal(ipeh_prepared_emit(&pr, b3, (size_t)n - 1, datas), -ENOBUFS);
+			}
+		}
+		if (nopts <= IPEH_BUILDER_MAX_OPTS) {
 			static struct ipeh_builder bl;
 			static uint8_t b2[IPEH_HDR_MAX + 8];
 			int pass;
@@ -311,7 +337,7 @@ static void test_failures_are_precise_and_write_nothing(void **state)
 	for (i = 0; i < 9; i++)
 		o[i] = (struct ipeh_opt){ T_EXP1, 0, NULL, 0 };
 	assert_build_fails(o, 9, IPEH_HDR_HOPOPTS, NULL, 0, 64, -E2BIG, IPEH_RULE_COUNT);
-	/* no-check options do not count, as in the kernel */
+	/* no-check options count but are not compared, as in the kernel */
 	for (i = 0; i < 9; i++)
 		o[i] = (struct ipeh_opt){ T_NOCHK, 0, NULL, 0 };
 	{
@@ -320,6 +346,16 @@ static void test_failures_are_precise_and_write_nothing(void **state)
 		assert_int_equal(ipeh_build(&tt, IPEH_HDR_HOPOPTS, o, 9, b,
 					    sizeof(b), NULL, 0, NULL), 24);
 	}
+	o[8] = (struct ipeh_opt){ T_ODD, 3, z, 0 };	/* sorts last: 9th */
+	assert_build_fails(o, 9, IPEH_HDR_HOPOPTS, NULL, 0, 64, -E2BIG, IPEH_RULE_COUNT);
+	lim.max_opts_number = -9;			/* |limit| */
+	{
+		uint8_t b[64];
+
+		assert_true(ipeh_build(&tt, IPEH_HDR_HOPOPTS, o, 9, b,
+				       sizeof(b), &lim, 0, NULL) > 0);
+	}
+	lim.max_opts_number = 8;
 	lim.max_opts_length = 8;
 	o[0] = (struct ipeh_opt){ T_EXP1, 7, z, 0 };
 	assert_build_fails(o, 1, IPEH_HDR_HOPOPTS, &lim, 0, 64, -EMSGSIZE, IPEH_RULE_LENGTH);

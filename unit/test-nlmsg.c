@@ -68,6 +68,33 @@ static void test_parse_family_reply(void **state)
 	assert_int_equal(fam, 0x2a);
 }
 
+static void test_parse_mcast_group(void **state)
+{
+	char buf[512] __attribute__((aligned(8)));
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nlattr *grps, *g;
+	uint32_t id = 0;
+
+	(void)state;
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	mnl_nlmsg_put_extra_header(nlh, sizeof(struct genlmsghdr));
+	mnl_attr_put_u16(nlh, CTRL_ATTR_FAMILY_ID, 0x2a);
+	assert_int_equal(ipeh_nlmsg_parse_mcast_group(nlh, "tlv-changes", &id), -ENOENT);
+	grps = mnl_attr_nest_start(nlh, CTRL_ATTR_MCAST_GROUPS);
+	g = mnl_attr_nest_start(nlh, 1);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_MCAST_GRP_NAME, "other");
+	mnl_attr_put_u32(nlh, CTRL_ATTR_MCAST_GRP_ID, 4);
+	mnl_attr_nest_end(nlh, g);
+	g = mnl_attr_nest_start(nlh, 2);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_MCAST_GRP_NAME, IPEH_TLV_GENL_MCGRP_NAME);
+	mnl_attr_put_u32(nlh, CTRL_ATTR_MCAST_GRP_ID, 9);
+	mnl_attr_nest_end(nlh, g);
+	mnl_attr_nest_end(nlh, grps);
+	assert_int_equal(ipeh_nlmsg_parse_mcast_group(nlh, IPEH_TLV_GENL_MCGRP_NAME, &id), 0);
+	assert_int_equal(id, 9);
+	assert_int_equal(ipeh_nlmsg_parse_mcast_group(nlh, "nope", &id), -ENOENT);
+}
+
 static void test_set_request_all_attrs(void **state)
 {
 	char buf[IPEH_NLMSG_BUF] __attribute__((aligned(8)));
@@ -229,6 +256,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_getfamily_request),
 		cmocka_unit_test(test_parse_family_reply),
+		cmocka_unit_test(test_parse_mcast_group),
 		cmocka_unit_test(test_set_request_all_attrs),
 		cmocka_unit_test(test_set_request_partial_mask),
 		cmocka_unit_test(test_get_dump_unset_requests),

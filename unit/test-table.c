@@ -128,6 +128,12 @@ static void test_set_follows_kernel_rules(void **state)
 	t.params[IPEH_OPT_IOAM].user_perm = IPEH_PERM_CHECK;
 	assert_int_equal(ipeh_table_unset(&t, IPEH_OPT_IOAM, 0), 0);
 	assert_row(&t.params[IPEH_OPT_IOAM], &rows[4]);
+	/* a built-in row whose order another type took meanwhile */
+	p.order = 50;
+	t.params[IPEH_OPT_IOAM].order = 55;
+	assert_int_equal(ipeh_table_set(&t, 0x30, &p, &e), 0);
+	assert_int_equal(ipeh_table_unset(&t, IPEH_OPT_IOAM, 0), -EALREADY);
+	assert_int_equal(t.params[IPEH_OPT_IOAM].order, 55);
 }
 
 static void test_option_names(void **state)

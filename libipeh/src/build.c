@@ -99,7 +99,9 @@ static ssize_t build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 		return ipeh__fail(err, -EMSGSIZE, IPEH_RULE_LENGTH, -1, -1,
 				  "%zu options cannot fit in one header", nopts);
 	if (lim) {
-		max_cnt = (unsigned int)lim->max_opts_number;
+		max_cnt = lim->max_opts_number < 0 ?
+			  0u - (unsigned int)lim->max_opts_number :
+			  (unsigned int)lim->max_opts_number;
 		max_len = (unsigned int)lim->max_opts_length;
 	} else {
 		max_cnt = IPEH_DEFAULT_MAX_OPTS_NUMBER;
@@ -135,8 +137,9 @@ static ssize_t build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 			return deep;
 		pads[i] = (uint8_t)pad_needed(offset, p);
 		offset += pads[i];
+		cnt++;		/* every option counts, checked ones compare */
 		if (deep) {
-			if (++cnt > max_cnt)
+			if (cnt > max_cnt)
 				return ipeh__fail(err, -E2BIG, IPEH_RULE_COUNT,
 						  o->type, (long)offset,
 						  "more than %u options",
@@ -208,6 +211,36 @@ static inline bool params_equal(const struct ipeh_tlv_params *a,
 	memcpy(&a4, (const char *)a + 8, 4);
 	memcpy(&b4, (const char *)b + 8, 4);
 	return ((a8 ^ b8) | (a4 ^ b4)) == 0;
+}
+
+/*
+ * Small copies without a call: 8-byte moves, the last one overlapping the
+ * previous so that no byte outside [dst, dst + len) is written.
+ */
+static inline void copy_small(uint8_t *dst, const uint8_t *src, size_t len)
+{
+	uint64_t v;
+	uint32_t w;
+	size_t i;
+
+	if (len >= 8) {
+		for (i = 0; i + 8 <= len; i += 8) {
+			memcpy(&v, src + i, 8);
+			memcpy(dst + i, &v, 8);
+		}
+		if (i < len) {
+			memcpy(&v, src + len - 8, 8);
+			memcpy(dst + len - 8, &v, 8);
+		}
+	} else if (len >= 4) {
+		memcpy(&w, src, 4);
+		memcpy(dst, &w, 4);
+		memcpy(&w, src + len - 4, 4);
+		memcpy(dst + len - 4, &w, 4);
+	} else {
+		for (i = 0; i < len; i++)
+			dst[i] = src[i];
+	}
 }
 
 static inline bool memo_hit(const struct ipeh_builder *b)
@@ -309,12 +342,10 @@ ssize_t ipeh_builder_finish(struct ipeh_builder *b, void *buf, size_t buflen,
 			return ipeh__fail(err, -ENOBUFS, IPEH_RULE_BUFFER, -1,
 					  -1, "block needs %u bytes, buffer has %zu",
 					  m->len, buflen);
-		memcpy(w, m->skel, m->len);
-		for (i = 0; i < b->nopts; i++) {
-			if (b->opts[i].len)
-				memcpy(w + m->data_off[i], b->opts[i].data,
-				       b->opts[i].len);
-		}
+		copy_small(w, m->skel, m->len);
+		for (i = 0; i < b->nopts; i++)
+			copy_small(w + m->data_off[i], b->opts[i].data,
+				   b->opts[i].len);
 		return m->len;
 	}
 	n = build(b->table, b->hdr, b->opts, b->nopts, buf, buflen,
@@ -328,4 +359,62 @@ void ipeh_builder_reset(struct ipeh_builder *b)
 {
 	b->error = 0;
 	b->nopts = 0;
+}
+
+ssize_t ipeh_prepare(struct ipeh_prepared *p, const struct ipeh_table *t,
+		     enum ipeh_hdr hdr, const struct ipeh_opt *opts,
+		     size_t nopts, const struct ipeh_limits *lim,
+		     unsigned int flags, struct ipeh_error *err)
+{
+	static const uint8_t zeros[255];
+	struct ipeh_opt o[IPEH_BUILDER_MAX_OPTS];
+	ssize_t n;
+	size_t i;
+
+	if (nopts > IPEH_BUILDER_MAX_OPTS)
+		return ipeh__fail(err, -E2BIG, IPEH_RULE_PARAM, -1, -1,
+				  "%zu options, at most %u can be prepared",
+				  nopts, IPEH_BUILDER_MAX_OPTS);
+	for (i = 0; i < nopts; i++) {
+		o[i] = opts[i];
+		if (!o[i].data)
+			o[i].data = zeros;
+		p->data_len[i] = o[i].len;
+	}
+	n = build(t, hdr, o, nopts, p->block, sizeof(p->block), lim, flags,
+		  err, p->data_off);
+	if (n < 0) {
+		p->len = 0;
+		p->nopts = 0;
+		return n;
+	}
+	p->len = (uint16_t)n;
+	p->nopts = (uint16_t)nopts;
+	return n;
+}
+
+ssize_t ipeh_prepared_emit(const struct ipeh_prepared *p, void *buf,
+			   size_t buflen, const void *const *data)
+{
+	uint8_t *w = buf;
+	size_t i;
+
+	if (!buf || buflen < p->len || !p->len)
+		return -ENOBUFS;
+	copy_small(w, p->block, p->len);
+	if (data) {
+		for (i = 0; i < p->nopts; i++) {
+			if (data[i])
+				copy_small(w + p->data_off[i], data[i],
+					   p->data_len[i]);
+		}
+	}
+	return p->len;
+}
+
+uint8_t *ipeh_prepared_data(struct ipeh_prepared *p, size_t i)
+{
+	if (i >= p->nopts)
+		return NULL;
+	return p->block + p->data_off[i];
 }
