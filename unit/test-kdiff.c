@@ -254,10 +254,60 @@ static void test_libipeh_matches_kernel_validator(void **state)
 	(void)accepted;
 }
 
+/* Every block the builder returns passes the kernel's own validator. */
+static void test_built_blocks_pass_kernel_validator(void **state)
+{
+	static const enum ipeh_hdr hdrs[3] = { IPEH_HDR_HOPOPTS,
+		IPEH_HDR_DSTOPTS, IPEH_HDR_RTHDRDSTOPTS };
+	static const int optnames[3] = { IPV6_HOPOPTS, IPV6_DSTOPTS,
+		IPV6_RTHDRDSTOPTS };
+	static const uint8_t data[255];
+	static uint8_t b[IPEH_HDR_MAX];
+	static struct env e;
+	unsigned long built = 0;
+	unsigned int it;
+
+	(void)state;
+	for (it = 0; it < 200000; it++) {
+		struct ipeh_opt o[12];
+		struct ipeh_limits lim;
+		unsigned int h = below(3), i, n = below(12);
+		bool admin = below(4) == 0;
+		ssize_t r;
+
+		if (it % 50 == 0)
+			random_table(&e);
+		for (i = 0; i < n; i++) {
+			uint8_t ty = e.types[below(e.ntypes)];
+			const struct ipeh_tlv_params *p = &e.t.params[ty];
+			unsigned int l = p->min_data_len + below(1u + (p->max_data_len - p->min_data_len) / 8 + 1);
+
+			l = l - l % p->data_len_mult + p->data_len_off;
+			o[i] = (struct ipeh_opt){ ty, (uint8_t)(l > 255 ? 255 : l), data, 0 };
+		}
+		lim.max_opts_number = below(2) ? 8 : (int)below(9) - 4;
+		lim.max_opts_length = below(2) ? 0x7fffffff : 8 * (int)(1 + below(40));
+		r = ipeh_build(&e.t, hdrs[h], o, n, b, sizeof(b), &lim,
+			       admin ? IPEH_F_ADMIN : 0, NULL);
+		if (r < 0)
+			continue;
+		built++;
+		assert_int_equal(__ipeh_opt_validate_tlvs(&e.k,
+				 (const struct ipv6_opt_hdr *)b,
+				 (unsigned int)optnames[h], false, admin,
+				 (unsigned int)lim.max_opts_length,
+				 ipeh_max_opts_cnt_like_kernel(lim.max_opts_number)), 0);
+	}
+	print_message("kdiff: %lu built blocks accepted by the kernel's validator\n",
+		      built);
+	assert_true(built > 20000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_libipeh_matches_kernel_validator),
+		cmocka_unit_test(test_built_blocks_pass_kernel_validator),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
