@@ -19,6 +19,7 @@
 #ifndef IPEH_H
 #define IPEH_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -319,14 +320,56 @@ struct ipeh_builder {
 void ipeh_builder_init(struct ipeh_builder *b, const struct ipeh_table *t,
 		       enum ipeh_hdr hdr, const struct ipeh_limits *lim,
 		       unsigned int flags);
-/* Add one option; data is referenced until finish(). */
-int ipeh_builder_add(struct ipeh_builder *b, uint8_t type,
-		     const void *data, size_t len);
 /* Emit the block (see ipeh_build()). */
 ssize_t ipeh_builder_finish(struct ipeh_builder *b, void *buf, size_t buflen,
 			    struct ipeh_error *err);
-/* Forget the options, keep table/header/limits/flags (and the memo). */
+
+/*
+ * ipeh_builder_add(): add one option; data is referenced until finish().
+ * ipeh_builder_reset(): forget the options, keep table/header/limits/flags
+ * (and the memo).
+ *
+ * Both are per-packet calls, so they are C99 inline functions here (the
+ * library also exports them); compilers in GNU89 inline mode, or with
+ * IPEH_NO_INLINE defined, call the library's.
+ */
+#if defined(IPEH_NO_INLINE) || defined(__GNUC_GNU_INLINE__) || \
+	(!defined(__cplusplus) && (!defined(__STDC_VERSION__) || \
+				   __STDC_VERSION__ < 199901L))
+int ipeh_builder_add(struct ipeh_builder *b, uint8_t type,
+		     const void *data, size_t len);
 void ipeh_builder_reset(struct ipeh_builder *b);
+#else
+#define IPEH_BUILDER_INLINE 1
+inline int ipeh_builder_add(struct ipeh_builder *b, uint8_t type,
+			    const void *data, size_t len)
+{
+	struct ipeh_opt *o;
+	int err = 0;
+
+	if (type < 2 || len > 255 || (len && !data))
+		err = -EINVAL;
+	else if (b->nopts >= IPEH_BUILDER_MAX_OPTS)
+		err = -E2BIG;
+	if (err) {
+		if (!b->error)
+			b->error = err;
+		return err;
+	}
+	o = &b->opts[b->nopts++];
+	o->type = type;
+	o->len = (uint8_t)len;
+	o->data = (const uint8_t *)data;
+	o->offset = 0;
+	return 0;
+}
+
+inline void ipeh_builder_reset(struct ipeh_builder *b)
+{
+	b->error = 0;
+	b->nopts = 0;
+}
+#endif
 
 /*
  * A prepared block: the layout and every check done once by

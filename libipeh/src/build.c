@@ -318,6 +318,12 @@ void ipeh_builder_init(struct ipeh_builder *b, const struct ipeh_table *t,
 	b->memo.valid = false;
 }
 
+#ifdef IPEH_BUILDER_INLINE
+/* The external definitions of the header's inline functions. */
+extern inline int ipeh_builder_add(struct ipeh_builder *b, uint8_t type,
+				   const void *data, size_t len);
+extern inline void ipeh_builder_reset(struct ipeh_builder *b);
+#else
 int ipeh_builder_add(struct ipeh_builder *b, uint8_t type, const void *data,
 		     size_t len)
 {
@@ -340,6 +346,13 @@ int ipeh_builder_add(struct ipeh_builder *b, uint8_t type, const void *data,
 	o->offset = 0;
 	return 0;
 }
+
+void ipeh_builder_reset(struct ipeh_builder *b)
+{
+	b->error = 0;
+	b->nopts = 0;
+}
+#endif
 
 ssize_t ipeh_builder_finish(struct ipeh_builder *b, void *buf, size_t buflen,
 			    struct ipeh_error *err)
@@ -370,12 +383,6 @@ ssize_t ipeh_builder_finish(struct ipeh_builder *b, void *buf, size_t buflen,
 	if (n > 0)
 		memo_store(b, buf, (size_t)n);
 	return n;
-}
-
-void ipeh_builder_reset(struct ipeh_builder *b)
-{
-	b->error = 0;
-	b->nopts = 0;
 }
 
 ssize_t ipeh_prepare(struct ipeh_prepared *p, const struct ipeh_table *t,
