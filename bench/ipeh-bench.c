@@ -167,29 +167,26 @@ static double round_build(const struct bcase *c,
 	return (now_ns() - t0) / (double)iters;
 }
 
-static double time_validate(const struct bcase *c)
+static int validate_once(const struct bcase *c)
 {
-	double best = 1e30;
-	int r;
-
-	for (r = 0; r < ROUNDS; r++) {
-		double t0 = now_ns(), dt;
-		unsigned long i;
-
-		for (i = 0; i < iters; i++) {
-			int v = ipeh_validate(table, c->hdr, c->block,
-					      c->block_len, NULL,
-					      IPEH_F_SETSOCKOPT, NULL);
-			BARRIER(v);
-		}
-		dt = (now_ns() - t0) / (double)iters;
-		if (dt < best)
-			best = dt;
-	}
-	return best;
+	return ipeh_validate(table, c->hdr, c->block, c->block_len, NULL,
+			     IPEH_F_SETSOCKOPT, NULL);
 }
 
-static double time_parse(const struct bcase *c)
+static int parse_once(const struct bcase *c)
+{
+	struct ipeh_iter it;
+	struct ipeh_opt o;
+	int sum = 0;
+
+	ipeh_iter_init(&it, c->block, c->block_len, 0);
+	while (ipeh_iter_next(&it, &o) > 0)
+		sum += o.len;
+	return sum;
+}
+
+/* Best of ROUNDS rounds of iters calls: ns per call. */
+static double time_fn(const struct bcase *c, int (*fn)(const struct bcase *))
 {
 	double best = 1e30;
 	int r;
@@ -199,14 +196,9 @@ static double time_parse(const struct bcase *c)
 		unsigned long i;
 
 		for (i = 0; i < iters; i++) {
-			struct ipeh_iter it;
-			struct ipeh_opt o;
-			unsigned int sum = 0;
+			int v = fn(c);
 
-			ipeh_iter_init(&it, c->block, c->block_len, 0);
-			while (ipeh_iter_next(&it, &o) > 0)
-				sum += o.len;
-			BARRIER(sum);
+			BARRIER(v);
 		}
 		dt = (now_ns() - t0) / (double)iters;
 		if (dt < best)
@@ -288,8 +280,8 @@ static int run_case(struct bcase *c)
 		tpr = fmin(tpr, round_build(c, build_ipeh_prepared));
 		to = fmin(to, round_build(c, build_ipeh_oneshot));
 	}
-	tv = time_validate(c);
-	tp = time_parse(c);
+	tv = time_fn(c, validate_once);
+	tp = time_fn(c, parse_once);
 	printf("BENCH %s libipeh=%.1f glibc=%.1f ratio=%.2f\n", c->name, ti, tg,
 	       ti / tg);
 	printf("BENCH %s-prepared libipeh=%.1f glibc=%.1f ratio=%.2f\n", c->name,

@@ -145,15 +145,7 @@ static ssize_t build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 	if (nopts > IPEH_OPTS_MAX)
 		return ipeh__fail(err, -EMSGSIZE, IPEH_RULE_LENGTH, -1, -1,
 				  "%zu options cannot fit in one header", nopts);
-	if (lim) {
-		max_cnt = lim->max_opts_number < 0 ?
-			  0u - (unsigned int)lim->max_opts_number :
-			  (unsigned int)lim->max_opts_number;
-		max_len = (unsigned int)lim->max_opts_length;
-	} else {
-		max_cnt = IPEH_DEFAULT_MAX_OPTS_NUMBER;
-		max_len = IPEH_DEFAULT_MAX_OPTS_LENGTH;
-	}
+	ipeh__limits(lim, &max_cnt, &max_len);
 	hdr_max = flags & IPEH_F_SETSOCKOPT ? IPEH_BLOCK_MAX : IPEH_HDR_MAX;
 
 	/* stable insertion sort by preferred order (input often sorted) */

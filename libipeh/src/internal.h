@@ -66,6 +66,25 @@ static inline unsigned int ipeh__mod(size_t x, unsigned int m)
 	return (unsigned int)(x % m);
 }
 
+/*
+ * The limits as the kernel applies them (kernel/TLV-TABLE.md): the count
+ * limit is |max_opts_number| (seed 9/9 cast it to unsigned, so negative
+ * meant no limit); the length sysctl is used as an unsigned int.
+ */
+static inline void ipeh__limits(const struct ipeh_limits *lim,
+				unsigned int *max_cnt, unsigned int *max_len)
+{
+	if (!lim) {
+		*max_cnt = IPEH_DEFAULT_MAX_OPTS_NUMBER;
+		*max_len = IPEH_DEFAULT_MAX_OPTS_LENGTH;
+		return;
+	}
+	*max_cnt = lim->max_opts_number < 0 ?
+		   0u - (unsigned int)lim->max_opts_number :
+		   (unsigned int)lim->max_opts_number;
+	*max_len = (unsigned int)lim->max_opts_length;
+}
+
 static inline bool ipeh__hdr_ok(enum ipeh_hdr hdr)
 {
 	return hdr == IPEH_HDR_HOPOPTS || hdr == IPEH_HDR_DSTOPTS ||

@@ -57,19 +57,8 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 	if (deleting) {
 		max_cnt = -1U;
 		max_len = -1U;
-	} else if (lim) {
-		/*
-		 * TLV-TABLE.md: the count limit is the absolute value of the
-		 * sysctl (seed 9/9 cast it to unsigned: negative = no limit).
-		 * The length sysctl is used as the kernel's unsigned int.
-		 */
-		max_cnt = lim->max_opts_number < 0 ?
-			  0u - (unsigned int)lim->max_opts_number :
-			  (unsigned int)lim->max_opts_number;
-		max_len = (unsigned int)lim->max_opts_length;
 	} else {
-		max_cnt = IPEH_DEFAULT_MAX_OPTS_NUMBER;
-		max_len = IPEH_DEFAULT_MAX_OPTS_LENGTH;
+		ipeh__limits(lim, &max_cnt, &max_len);
 	}
 
 	if (flags & IPEH_F_SETSOCKOPT) {
