@@ -184,7 +184,11 @@ ipeh_table_get(const struct ipeh_table *t, uint8_t type)
  */
 int ipeh_table_set(struct ipeh_table *t, uint8_t type,
 		   const struct ipeh_tlv_params *p, struct ipeh_error *err);
-/* Restore one type's built-in default. */
+/*
+ * Restore one type's built-in default (the no-entry default for a type that
+ * is not built in), as the kernel's UNSET: -EALREADY if another type took
+ * the built-in order meanwhile.
+ */
 int ipeh_table_unset(struct ipeh_table *t, uint8_t type, unsigned int flags);
 /* Whether the type has an entry (order != 0). */
 bool ipeh_table_has_entry(const struct ipeh_table *t, uint8_t type);
