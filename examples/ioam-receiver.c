@@ -320,7 +320,7 @@ static int print_ioam(const struct ipeh_opt *opt, bool json, bool first)
 		printf("%s{\"namespace\":%u,\"trace_type\":\"0x%06x\",\"fields\":",
 		       first ? "" : ",", t.namespace_id, t.trace_type);
 		ex_json_str(stdout, fields);
-		printf(",\"node_len\":%u,\"remaining_len\":%u,\"overflow\":%s,"
+		printf(",\"node_bytes\":%u,\"free_bytes\":%u,\"overflow\":%s,"
 		       "\"nodes_filled\":%zu,\"room_left\":%u,\"malformed\":%s,\"nodes\":[",
 		       t.node_len * 4u, t.remaining_len * 4u,
 		       t.flags & IPEH_IOAM_FLAG_OVERFLOW ? "true" : "false",
@@ -381,7 +381,10 @@ static int print_packet(const struct packet *pk, const uint8_t *block,
 		}
 		printf("],\"ioam\":[");
 	} else {
-		printf("packet %lu from [%s]:%u", pk->n, pk->from, pk->port);
+		if (pk->bytes < 0)
+			printf("decoded Hop-by-Hop header");
+		else
+			printf("packet %lu from [%s]:%u", pk->n, pk->from, pk->port);
 		if (pk->seq >= 0)
 			printf(", seq %ld", pk->seq);
 		if (pk->bytes >= 0)

@@ -195,7 +195,7 @@ static void print_start(const struct options *o, const struct ex_table *xt,
 		printf(",\"namespace\":%u,\"trace_type\":\"0x%06x\",\"fields\":",
 		       o->namespace_id, o->trace_type);
 		ex_json_str(stdout, fields);
-		printf(",\"nodes\":%u,\"node_len\":%u,\"option_data_len\":%zu,"
+		printf(",\"nodes\":%u,\"node_bytes\":%u,\"option_data_len\":%zu,"
 		       "\"hbh_len\":%zu,\"mode\":\"%s\",\"table\":\"%s\"}\n",
 		       o->nodes, ipeh_ioam_node_len(o->trace_type) * 4, data_len,
 		       block_len, o->per_packet ? "per-packet" : "sticky",

@@ -328,7 +328,8 @@ static bool read_ptb(int fd, double timeout, struct probe *pr)
  * Send one datagram of size (IPv6 packet) with "don't fragment" and see
  * what the kernel's path MTU discovery makes of it.
  */
-static void probe_kernel(int fd, unsigned int size, size_t hbh_len,
+static void probe_kernel(int fd, const struct sockaddr_in6 *dst,
+			 unsigned int size, size_t hbh_len,
 			 const struct options *o, const uint8_t *block,
 			 struct probe *pr)
 {
@@ -362,6 +363,8 @@ static void probe_kernel(int fd, unsigned int size, size_t hbh_len,
 		pr->outcome = "Packet Too Big";
 	else
 		pr->outcome = "no Packet Too Big came back";
+	/* connect() again so the socket's cached route shows the new PMTU */
+	connect(fd, (const struct sockaddr *)dst, sizeof(*dst));
 	pr->after = sock_path_mtu(fd);
 }
 
@@ -552,7 +555,7 @@ int main(int argc, char **argv)
 		struct probe pr;
 		unsigned int size = l.pmtu ? l.pmtu : opt.min_pmtu;
 
-		probe_kernel(fd, size, (size_t)block_len, &o, block, &pr);
+		probe_kernel(fd, &dst, size, (size_t)block_len, &o, block, &pr);
 		print_probe(&pr, o.json);
 	}
 	close(fd);
