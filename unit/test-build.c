@@ -242,6 +242,46 @@ static void test_random_tables_property(void **state)
 			assert_int_equal(ipeh_validate(&t, hdr, buf, (size_t)n,
 					 &lim, flags | IPEH_F_SETSOCKOPT, NULL), 0);
 		assert_parses_back(buf, (size_t)n, sorted, nopts);
+		if (nopts <= IPEH_BUILDER_MAX_OPTS) {
+			static struct ipeh_prepared pr;
+			const void *datas[16];
+
+			/* prepared with zeros, emitted with the data */
+			for (i = 0; i < nopts; i++) {
+				datas[i] = in[i].data;
+				in[i].data = NULL;
+			}
+			assert_int_equal(ipeh_prepare(&pr, &t, hdr, in, nopts, &lim, flags, NULL), n);
+			for (i = 0; i < nopts; i++)
+				in[i].data = datas[i];
+			{
+				static uint8_t b3[IPEH_HDR_MAX + 8];
+
+				assert_int_equal(ipeh_prepared_emit(&pr, b3, sizeof(b3), datas), n);
+				assert_memory_equal(b3, buf, (size_t)n);
+				/* in place */
+				for (i = 0; i < nopts; i++)
+					if (in[i].len)
+						memcpy(ipeh_prepared_data(&pr, i), in[i].data, in[i].len);
+				assert_memory_equal(pr.block, buf, (size_t)n);
+				assert_null(ipeh_prepared_data(&pr, nopts));
+				assert_int_equal(ipeh_prepared_emit(&pr, b3, (size_t)n - 1, datas), -ENOBUFS);
+			}
+		}
+		if (nopts <= IPEH_BUILDER_MAX_OPTS) {
+			static struct ipeh_builder bl;
+			static uint8_t b2[IPEH_HDR_MAX + 8];
+			int pass;
+
+			ipeh_builder_init(&bl, &t, hdr, &lim, flags);
+			for (pass = 0; pass < 2; pass++) {	/* 2nd: memo */
+				ipeh_builder_reset(&bl);
+				for (i = 0; i < nopts; i++)
+					ipeh_builder_add(&bl, in[i].type, in[i].data, in[i].len);
+				assert_int_equal(ipeh_builder_finish(&bl, b2, sizeof(b2), NULL), n);
+				assert_memory_equal(b2, buf, (size_t)n);
+			}
+		}
 		ok++;
 	}
 	assert_true(ok > 15000);
@@ -297,7 +337,7 @@ static void test_failures_are_precise_and_write_nothing(void **state)
 	for (i = 0; i < 9; i++)
 		o[i] = (struct ipeh_opt){ T_EXP1, 0, NULL, 0 };
 	assert_build_fails(o, 9, IPEH_HDR_HOPOPTS, NULL, 0, 64, -E2BIG, IPEH_RULE_COUNT);
-	/* no-check options do not count, as in the kernel */
+	/* no-check options count but are not compared, as in the kernel */
 	for (i = 0; i < 9; i++)
 		o[i] = (struct ipeh_opt){ T_NOCHK, 0, NULL, 0 };
 	{
@@ -306,6 +346,16 @@ static void test_failures_are_precise_and_write_nothing(void **state)
 		assert_int_equal(ipeh_build(&tt, IPEH_HDR_HOPOPTS, o, 9, b,
 					    sizeof(b), NULL, 0, NULL), 24);
 	}
+	o[8] = (struct ipeh_opt){ T_ODD, 3, z, 0 };	/* sorts last: 9th */
+	assert_build_fails(o, 9, IPEH_HDR_HOPOPTS, NULL, 0, 64, -E2BIG, IPEH_RULE_COUNT);
+	lim.max_opts_number = -9;			/* |limit| */
+	{
+		uint8_t b[64];
+
+		assert_true(ipeh_build(&tt, IPEH_HDR_HOPOPTS, o, 9, b,
+				       sizeof(b), &lim, 0, NULL) > 0);
+	}
+	lim.max_opts_number = 8;
 	lim.max_opts_length = 8;
 	o[0] = (struct ipeh_opt){ T_EXP1, 7, z, 0 };
 	assert_build_fails(o, 1, IPEH_HDR_HOPOPTS, &lim, 0, 64, -EMSGSIZE, IPEH_RULE_LENGTH);
@@ -384,6 +434,67 @@ static void test_builder_api(void **state)
 	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), &e), -E2BIG);
 }
 
+/* The builder's layout memo never yields a block ipeh_build() would not. */
+static void test_builder_memo_tracks_data_table_and_lengths(void **state)
+{
+	static struct ipeh_builder b;
+	struct ipeh_table t;
+	uint8_t d1[34] = { 1 }, d2[34] = { 2 }, pm[4] = { 5, 0, 5, 0xdc };
+	uint8_t out[64], ref[64];
+	struct ipeh_opt o[2] = { { IPEH_OPT_IOAM, 34, d1, 0 },
+				 { IPEH_OPT_PMTU, 4, pm, 0 } };
+	struct ipeh_error e;
+
+	(void)state;
+	test_table(&t);
+	ipeh_builder_init(&b, &t, IPEH_HDR_HOPOPTS, NULL, 0);
+	ipeh_builder_add(&b, IPEH_OPT_IOAM, d1, 34);
+	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
+	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), NULL), 48);
+
+	/* same shape, new data: the new data is in the block */
+	ipeh_builder_reset(&b);
+	ipeh_builder_add(&b, IPEH_OPT_IOAM, d2, 34);
+	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
+	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), NULL), 48);
+	o[0].data = d2;
+	assert_int_equal(ipeh_build(&t, IPEH_HDR_HOPOPTS, o, 2, ref, sizeof(ref), NULL, 0, NULL), 48);
+	assert_memory_equal(out, ref, 48);
+
+	/* the table changes under the builder: the layout follows */
+	t.params[IPEH_OPT_PMTU].align_mult = 8;
+	t.params[IPEH_OPT_PMTU].align_off = 6;
+	ipeh_builder_reset(&b);
+	ipeh_builder_add(&b, IPEH_OPT_IOAM, d2, 34);
+	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
+	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), NULL),
+			 ipeh_build(&t, IPEH_HDR_HOPOPTS, o, 2, ref, sizeof(ref), NULL, 0, NULL));
+	assert_memory_equal(out, ref, 48);
+	assert_int_equal(out[6], IPEH_OPT_PMTU);
+
+	/* ... and so do the checks */
+	t.params[IPEH_OPT_PMTU].user_perm = IPEH_PERM_NONE;
+	ipeh_builder_reset(&b);
+	ipeh_builder_add(&b, IPEH_OPT_IOAM, d2, 34);
+	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
+	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), &e), -EPERM);
+
+	/* another length is another layout */
+	t.params[IPEH_OPT_PMTU].user_perm = IPEH_PERM_CHECK;
+	ipeh_builder_reset(&b);
+	ipeh_builder_add(&b, IPEH_OPT_IOAM, d2, 30);
+	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
+	o[0].len = 30;
+	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), NULL),
+			 ipeh_build(&t, IPEH_HDR_HOPOPTS, o, 2, ref, sizeof(ref), NULL, 0, NULL));
+	assert_memory_equal(out, ref, 40);
+	/* a short buffer on a memo hit */
+	ipeh_builder_reset(&b);
+	ipeh_builder_add(&b, IPEH_OPT_IOAM, d2, 30);
+	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
+	assert_int_equal(ipeh_builder_finish(&b, out, 39, &e), -ENOBUFS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_failures_are_precise_and_write_nothing),
 		cmocka_unit_test(test_empty_block),
 		cmocka_unit_test(test_builder_api),
+		cmocka_unit_test(test_builder_memo_tracks_data_table_and_lengths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,7 +56,10 @@ static const struct vcase cases[] = {
 	{ "ra_misaligned_admin", HOP, ADM, 0, 0, "00 00 00 05 02 00 00 00", 0, R(NONE), -1, -1 },
 	{ "nocheck_last_skips_trailing", HOP, 0, 0, 0, "00 00 00 3e 01 00 00 00", 0, R(NONE), -1, -1 },
 	{ "nocheck_resets_padding", HOP, 0, 0, 0, "00 00 00 00 3e 00 1e 00", 0, R(NONE), -1, -1 },
-	{ "count_unlimited_negative", HOP, 0, -1, 0, PMTU_IOAM, 0, R(NONE), -1, -1 },
+	{ "count_negative_is_abs_ok", HOP, 0, -2, 0, PMTU_IOAM, 0, R(NONE), -1, -1 },
+	{ "count_nocheck_counts_under_limit", HOP, 0, 2, 0, "00 00 3e 00 1e 00 01 00", 0, R(NONE), -1, -1 },
+	{ "delete_no_trailing_check", HOP, DEL, 0, 0, "00 00 00 00 00 00 00 00", 0, R(NONE), -1, -1 },
+	{ "nocheck_only_bad_trailing_user", HOP, 0, 0, 0, "00 00 3e 00 00 00 00 00", 0, R(NONE), -1, -1 },
 	{ "count_at_limit", HOP, 0, 2, 0, PMTU_IOAM, 0, R(NONE), -1, -1 },
 	{ "length_at_limit", HOP, 0, 0, 48, PMTU_IOAM, 0, R(NONE), -1, -1 },
 	{ "length_nocheck_unlimited", HOP, ADM, 0, 8,
@@ -83,6 +86,8 @@ static const struct vcase cases[] = {
 	  -EINVAL, R(DATA_LEN_MULT), 0x31, 4 },
 	/* count */
 	{ "count_over_limit", HOP, 0, 1, 0, PMTU_IOAM, -E2BIG, R(COUNT), 0x31, 8 },
+	{ "count_negative_is_abs", HOP, 0, -1, 0, PMTU_IOAM, -E2BIG, R(COUNT), 0x31, 8 },
+	{ "count_includes_nocheck", HOP, 0, 1, 0, "00 00 3e 00 1e 00 01 00", -E2BIG, R(COUNT), 0x1e, 4 },
 	{ "count_int_max", HOP, 0, 0x7fffffff, 0, PMTU_IOAM, 0, R(NONE), -1, -1 },
 	/* order */
 	{ "ioam_before_pmtu", HOP, 0, 0, 0, "00 05 01 00 31 22 z34 01 00 30 04 05 00 05 dc",
@@ -98,6 +103,8 @@ static const struct vcase cases[] = {
 	{ "padding_longer_than_needed", HOP, 0, 0, 0,
 	  "00 02 1e 01 00 01 0c z12 7e 03 00 00 00", -EINVAL, R(PADDING), 0x7e, 19 },
 	/* trailing padding */
+	{ "trailing_after_checked_then_nocheck", HOP, 0, 0, 0, "00 00 1e 00 3e 00 00 00",
+	  -EINVAL, R(TRAILING_PADDING), -1, 6 },
 	{ "trailing_two_pad1", HOP, 0, 0, 0, "00 00 1e 02 00 00 00 00", -EINVAL, R(TRAILING_PADDING), -1, 6 },
 	{ "trailing_nonzero", HOP, 0, 0, 0, "00 00 1e 01 00 01 01 ff", -EINVAL, R(TRAILING_PADDING), -1, 5 },
 	{ "trailing_12_bytes", HOP, 0, 0, 0, "00 01 1e 00 01 0a z10", -EINVAL, R(TRAILING_PADDING), -1, 4 },

@@ -69,7 +69,7 @@ show_progress() {
 	n=$(wc -l < "$console")
 	if [ "$n" -gt "$shown" ]; then
 		sed -n "$((shown + 1)),${n}p" "$console" | tr -d '\r' |
-			grep -aE '^(IPEH-GUEST|IPEH-DEMO):' | sed 's/^/    guest: /' >&2 || true
+			grep -aoE 'IPEH-(GUEST|DEMO|RESULT): .*' | sed 's/^IPEH-[A-Z]*: /    guest: /' >&2 || true
 		shown=$n
 	fi
 }
@@ -140,7 +140,7 @@ if [ -f "$results/results.txt" ]; then
 	cat "$results/results.txt" >> "$all"
 fi
 if [ "$mode" = test ]; then
-	if tr -d '\r' < "$console" | grep -q '^IPEH-GUEST: tests finished'; then
+	if tr -d '\r' < "$console" | grep -q 'IPEH-GUEST: tests finished'; then
 		echo "ok guest: e2e runner finished" >> "$all"
 	elif [ "$timed_out" -eq 1 ]; then
 		echo "not ok guest: e2e runner finished -- killed after ${timeout}s (see $console)" >> "$all"

@@ -251,8 +251,9 @@ int ipeh_limits_read(enum ipeh_hdr hdr, struct ipeh_limits *lim);
 /*
  * Validate a block exactly as the kernel validates one given by
  * setsockopt() (IPEH_F_SETSOCKOPT) or by a sendmsg() cmsg: same verdict,
- * same errno (0, -EINVAL, -EPERM, -E2BIG, -EMSGSIZE).  lim NULL = kernel
- * defaults.  On failure err (if not NULL) names the option, the offset
+ * same errno (0, -EINVAL, -EPERM, -E2BIG, -EMSGSIZE), following
+ * kernel/TLV-TABLE.md.  lim NULL = kernel defaults; the count limit is
+ * |max_opts_number| as in the kernel.  On failure err (if not NULL) names the option, the offset
  * and the rule.
  */
 int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
@@ -283,6 +284,27 @@ ssize_t ipeh_build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 /* Incremental form of ipeh_build(): caller-allocated, no allocation. */
 #define IPEH_BUILDER_MAX_OPTS	64
 
+/*
+ * The layout of the last block a builder produced, kept in the builder
+ * (not global): when finish() is called again with the same option types
+ * and lengths, the same header, flags and limits, and table entries equal
+ * to those used last time, the layout and every check are known to give
+ * the same result, so only the bytes are written.  Data may differ.
+ */
+struct ipeh_builder_memo {
+	bool valid;
+	uint8_t nopts;
+	uint16_t len;		/* block length */
+	const struct ipeh_table *table;
+	enum ipeh_hdr hdr;
+	unsigned int flags;
+	struct ipeh_limits limits;
+	uint16_t key[IPEH_BUILDER_MAX_OPTS];	/* type << 8 | len, input order */
+	uint16_t data_off[IPEH_BUILDER_MAX_OPTS]; /* input order */
+	struct ipeh_tlv_params params[IPEH_BUILDER_MAX_OPTS];
+	uint8_t skel[IPEH_HDR_MAX];	/* the block; data areas overwritten */
+};
+
 struct ipeh_builder {
 	const struct ipeh_table *table;
 	enum ipeh_hdr hdr;
@@ -291,6 +313,7 @@ struct ipeh_builder {
 	int error;		/* first add() error, reported by finish() */
 	size_t nopts;
 	struct ipeh_opt opts[IPEH_BUILDER_MAX_OPTS];
+	struct ipeh_builder_memo memo;	/* private to the library */
 };
 
 void ipeh_builder_init(struct ipeh_builder *b, const struct ipeh_table *t,
@@ -302,8 +325,43 @@ int ipeh_builder_add(struct ipeh_builder *b, uint8_t type,
 /* Emit the block (see ipeh_build()). */
 ssize_t ipeh_builder_finish(struct ipeh_builder *b, void *buf, size_t buflen,
 			    struct ipeh_error *err);
-/* Forget the options, keep table/header/limits/flags. */
+/* Forget the options, keep table/header/limits/flags (and the memo). */
 void ipeh_builder_reset(struct ipeh_builder *b);
+
+/*
+ * A prepared block: the layout and every check done once by
+ * ipeh_prepare() for a fixed list of option types and data lengths; each
+ * packet then only needs its data written (ipeh_prepared_emit(), or in
+ * place through ipeh_prepared_data() and used as p->block directly).
+ * The block stays what the table allowed when it was prepared: prepare
+ * again after the table changes.
+ */
+struct ipeh_prepared {
+	uint16_t len;		/* block length */
+	uint16_t nopts;
+	uint16_t data_off[IPEH_BUILDER_MAX_OPTS];	/* opts[i]'s data */
+	uint8_t data_len[IPEH_BUILDER_MAX_OPTS];
+	uint8_t block[IPEH_HDR_MAX];
+};
+
+/*
+ * As ipeh_build() (same checks, same errors) into p->block; opts[i].data
+ * may be NULL (zeros) and nopts is at most IPEH_BUILDER_MAX_OPTS.
+ * Returns the block length.
+ */
+ssize_t ipeh_prepare(struct ipeh_prepared *p, const struct ipeh_table *t,
+		     enum ipeh_hdr hdr, const struct ipeh_opt *opts,
+		     size_t nopts, const struct ipeh_limits *lim,
+		     unsigned int flags, struct ipeh_error *err);
+/*
+ * Write the prepared block into buf with data[i] (p->data_len[i] bytes,
+ * NULL = keep the prepared bytes) as the data of the i-th option given to
+ * ipeh_prepare().  Returns the block length or -ENOBUFS.
+ */
+ssize_t ipeh_prepared_emit(const struct ipeh_prepared *p, void *buf,
+			   size_t buflen, const void *const *data);
+/* Where the i-th option's data lives in p->block (NULL if i is too big). */
+uint8_t *ipeh_prepared_data(struct ipeh_prepared *p, size_t i);
 
 /* ------------------------------------------------------------------ */
 /* Parser                                                              */
@@ -520,13 +578,21 @@ int ipeh_cmsg_next(const struct msghdr *msg, void **cookie,
 #define IPEH_ATTR_DATA_LEN_OFF	(1u << 11)
 #define IPEH_ATTR_ALL		0xffcu
 
-/* Buffer big enough for any request or reply message built/parsed here. */
+/* Buffer big enough for any request built here.  Message buffers given to
+ * these functions must be 4-byte aligned (netlink headers are used in place).
+ */
 #define IPEH_NLMSG_BUF		8192
 
 /* CTRL_CMD_GETFAMILY for "ipv6-tlv"; returns message length. */
 int ipeh_nlmsg_getfamily(void *buf, size_t cap, uint32_t seq);
 /* Family id from a CTRL_CMD_NEWFAMILY reply; -ENOENT if not there. */
 int ipeh_nlmsg_parse_family(const struct nlmsghdr *nlh, uint16_t *family);
+/*
+ * Id of the multicast group name ("tlv-changes") from a CTRL_CMD_NEWFAMILY
+ * reply; -ENOENT if the family has no such group.
+ */
+int ipeh_nlmsg_parse_mcast_group(const struct nlmsghdr *nlh, const char *name,
+				 uint32_t *group);
 /* IPEH_TLV_CMD_GET of one type, or a dump when type < 0. */
 int ipeh_nlmsg_get(void *buf, size_t cap, uint16_t family, uint32_t seq,
 		   int type);
@@ -580,6 +646,25 @@ int ipeh_nl_set(struct ipeh_nl *nl, uint8_t type,
 		const struct ipeh_tlv_params *p, unsigned int mask,
 		struct ipeh_error *err);
 int ipeh_nl_unset(struct ipeh_nl *nl, uint8_t type, struct ipeh_error *err);
+
+/*
+ * Table change notifications (the "tlv-changes" group; joining needs
+ * CAP_NET_ADMIN).  Use a handle of its own for them: a handle waiting for
+ * the reply to a request drops the notifications it reads meanwhile.
+ * -ENOENT if the kernel's family has no such group.
+ */
+int ipeh_nl_subscribe(struct ipeh_nl *nl, struct ipeh_error *err);
+/* cmd is IPEH_TLV_CMD_SET or IPEH_TLV_CMD_UNSET; p the resulting entry. */
+typedef int (*ipeh_nl_change_cb)(uint8_t cmd, uint8_t type,
+				 const struct ipeh_tlv_params *p,
+				 unsigned int mask, void *arg);
+/*
+ * Read the notifications pending on a subscribed handle without blocking
+ * (poll ipeh_nl_fd() first); returns how many were passed to cb, or a
+ * negative errno (-ENOBUFS: some were lost, dump the table again).
+ */
+int ipeh_nl_recv_changes(struct ipeh_nl *nl, ipeh_nl_change_cb cb, void *arg,
+			 struct ipeh_error *err);
 
 #ifdef __cplusplus
 }

@@ -15,18 +15,23 @@ static inline unsigned int pad_needed(size_t offset,
 				      const struct ipeh_tlv_params *p)
 {
 	unsigned int mult = p->align_mult;
+	unsigned int r = ipeh__mod(offset, mult);
 
-	return (unsigned int)((p->align_off + mult - offset % mult) % mult);
+	return p->align_off >= r ? p->align_off - r : p->align_off + mult - r;
 }
 
 static inline uint8_t *put_pad(uint8_t *w, unsigned int pad)
 {
+	unsigned int i;
+
 	if (pad == 1) {
 		*w++ = IPEH_OPT_PAD1;
 	} else if (pad > 1) {
 		w[0] = IPEH_OPT_PADN;
 		w[1] = (uint8_t)(pad - 2);
-		memset(w + 2, 0, pad - 2);
+		/* at most 14 bytes: a loop beats a memset() call */
+		for (i = 2; i < pad; i++)
+			w[i] = 0;
 		w += pad;
 	}
 	return w;
@@ -61,7 +66,7 @@ static int check_opt(const struct ipeh_tlv_params *p, const struct ipeh_opt *o,
 				  o->type, o->len, p->min_data_len,
 				  p->max_data_len);
 	if (p->data_len_mult < 1 || p->data_len_mult > 16 ||
-	    o->len % p->data_len_mult != p->data_len_off)
+	    ipeh__mod(o->len, p->data_len_mult) != p->data_len_off)
 		return ipeh__fail(err, -EINVAL, IPEH_RULE_DATA_LEN_MULT,
 				  o->type, -1,
 				  "option 0x%02x data length %u is not %un+%u",
@@ -70,13 +75,18 @@ static int check_opt(const struct ipeh_tlv_params *p, const struct ipeh_opt *o,
 	return 1;
 }
 
-ssize_t ipeh_build(const struct ipeh_table *t, enum ipeh_hdr hdr,
-		   const struct ipeh_opt *opts, size_t nopts,
-		   void *buf, size_t buflen,
-		   const struct ipeh_limits *lim, unsigned int flags,
-		   struct ipeh_error *err)
+/*
+ * ipeh_build(), also reporting where each input option's data went
+ * (data_off[i] for opts[i]) when data_off is not NULL.
+ */
+static ssize_t build(const struct ipeh_table *t, enum ipeh_hdr hdr,
+		     const struct ipeh_opt *opts, size_t nopts,
+		     void *buf, size_t buflen,
+		     const struct ipeh_limits *lim, unsigned int flags,
+		     struct ipeh_error *err, uint16_t *data_off)
 {
 	uint16_t idx[IPEH_OPTS_MAX];
+	uint8_t pads[IPEH_OPTS_MAX];
 	unsigned int max_cnt, max_len, cnt = 0;
 	bool did_deep_check = false;
 	size_t i, j, offset, total, hdr_max;
@@ -89,7 +99,9 @@ ssize_t ipeh_build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 		return ipeh__fail(err, -EMSGSIZE, IPEH_RULE_LENGTH, -1, -1,
 				  "%zu options cannot fit in one header", nopts);
 	if (lim) {
-		max_cnt = (unsigned int)lim->max_opts_number;
+		max_cnt = lim->max_opts_number < 0 ?
+			  0u - (unsigned int)lim->max_opts_number :
+			  (unsigned int)lim->max_opts_number;
 		max_len = (unsigned int)lim->max_opts_length;
 	} else {
 		max_cnt = IPEH_DEFAULT_MAX_OPTS_NUMBER;
@@ -123,9 +135,11 @@ ssize_t ipeh_build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 		deep = check_opt(p, o, hdr, flags, err);
 		if (deep < 0)
 			return deep;
-		offset += pad_needed(offset, p);
+		pads[i] = (uint8_t)pad_needed(offset, p);
+		offset += pads[i];
+		cnt++;		/* every option counts, checked ones compare */
 		if (deep) {
-			if (++cnt > max_cnt)
+			if (cnt > max_cnt)
 				return ipeh__fail(err, -E2BIG, IPEH_RULE_COUNT,
 						  o->type, (long)offset,
 						  "more than %u options",
@@ -155,11 +169,13 @@ ssize_t ipeh_build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 	offset = 2;
 	for (i = 0; i < nopts; i++) {
 		const struct ipeh_opt *o = &opts[idx[i]];
-		unsigned int pad = pad_needed(offset, &t->params[o->type]);
+		unsigned int pad = pads[i];
 
 		w = put_pad(w, pad);
 		w[0] = o->type;
 		w[1] = o->len;
+		if (data_off)
+			data_off[idx[i]] = (uint16_t)(offset + pad + 2);
 		if (o->len)
 			memcpy(w + 2, o->data, o->len);
 		w += 2 + (size_t)o->len;
@@ -167,6 +183,106 @@ ssize_t ipeh_build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 	}
 	put_pad(w, (unsigned int)(total - offset));
 	return (ssize_t)total;
+}
+
+ssize_t ipeh_build(const struct ipeh_table *t, enum ipeh_hdr hdr,
+		   const struct ipeh_opt *opts, size_t nopts,
+		   void *buf, size_t buflen,
+		   const struct ipeh_limits *lim, unsigned int flags,
+		   struct ipeh_error *err)
+{
+	return build(t, hdr, opts, nopts, buf, buflen, lim, flags, err, NULL);
+}
+
+/*
+ * All 12 bytes, padding included, as two wide loads: a padding byte that
+ * differs only costs a rebuild, never a wrong block.
+ */
+static inline bool params_equal(const struct ipeh_tlv_params *a,
+				const struct ipeh_tlv_params *b)
+{
+	uint64_t a8, b8;
+	uint32_t a4, b4;
+
+	_Static_assert(sizeof(struct ipeh_tlv_params) == 12,
+		       "ipeh_tlv_params layout");
+	memcpy(&a8, a, 8);
+	memcpy(&b8, b, 8);
+	memcpy(&a4, (const char *)a + 8, 4);
+	memcpy(&b4, (const char *)b + 8, 4);
+	return ((a8 ^ b8) | (a4 ^ b4)) == 0;
+}
+
+/*
+ * Small copies without a call: 8-byte moves, the last one overlapping the
+ * previous so that no byte outside [dst, dst + len) is written.
+ */
+static inline void copy_small(uint8_t *dst, const uint8_t *src, size_t len)
+{
+	uint64_t v;
+	uint32_t w;
+	size_t i;
+
+	if (len >= 8) {
+		for (i = 0; i + 8 <= len; i += 8) {
+			memcpy(&v, src + i, 8);
+			memcpy(dst + i, &v, 8);
+		}
+		if (i < len) {
+			memcpy(&v, src + len - 8, 8);
+			memcpy(dst + len - 8, &v, 8);
+		}
+	} else if (len >= 4) {
+		memcpy(&w, src, 4);
+		memcpy(dst, &w, 4);
+		memcpy(&w, src + len - 4, 4);
+		memcpy(dst + len - 4, &w, 4);
+	} else {
+		for (i = 0; i < len; i++)
+			dst[i] = src[i];
+	}
+}
+
+static inline bool memo_hit(const struct ipeh_builder *b)
+{
+	const struct ipeh_builder_memo *m = &b->memo;
+	size_t i;
+
+	if (!m->valid || m->nopts != b->nopts || m->table != b->table ||
+	    m->hdr != b->hdr || m->flags != b->flags ||
+	    m->limits.max_opts_number != b->limits.max_opts_number ||
+	    m->limits.max_opts_length != b->limits.max_opts_length)
+		return false;
+	for (i = 0; i < b->nopts; i++) {
+		const struct ipeh_opt *o = &b->opts[i];
+
+		if (m->key[i] != (uint16_t)(o->type << 8 | o->len) ||
+		    !params_equal(&m->params[i], &b->table->params[o->type]))
+			return false;
+	}
+	return true;
+}
+
+static void memo_store(struct ipeh_builder *b, const void *blk, size_t len)
+{
+	struct ipeh_builder_memo *m = &b->memo;
+	size_t i;
+
+	for (i = 0; i < b->nopts; i++) {
+		const struct ipeh_opt *o = &b->opts[i];
+
+		m->key[i] = (uint16_t)(o->type << 8 | o->len);
+		memcpy(&m->params[i], &b->table->params[o->type],
+		       sizeof(m->params[i]));
+	}
+	m->nopts = (uint8_t)b->nopts;
+	m->len = (uint16_t)len;
+	m->table = b->table;
+	m->hdr = b->hdr;
+	m->flags = b->flags;
+	m->limits = b->limits;
+	memcpy(m->skel, blk, len);
+	m->valid = true;
 }
 
 void ipeh_builder_init(struct ipeh_builder *b, const struct ipeh_table *t,
@@ -182,6 +298,7 @@ void ipeh_builder_init(struct ipeh_builder *b, const struct ipeh_table *t,
 		ipeh_limits_default(&b->limits);
 	b->error = 0;
 	b->nopts = 0;
+	b->memo.valid = false;
 }
 
 int ipeh_builder_add(struct ipeh_builder *b, uint8_t type, const void *data,
@@ -210,17 +327,94 @@ int ipeh_builder_add(struct ipeh_builder *b, uint8_t type, const void *data,
 ssize_t ipeh_builder_finish(struct ipeh_builder *b, void *buf, size_t buflen,
 			    struct ipeh_error *err)
 {
+	struct ipeh_builder_memo *m = &b->memo;
+	uint8_t *w = buf;
+	ssize_t n;
+	size_t i;
+
 	if (b->error)
 		return ipeh__fail(err, b->error, IPEH_RULE_PARAM, -1, -1,
 				  "an option could not be added (%s)",
 				  b->error == -E2BIG ? "builder full" :
 				  "invalid type or length");
-	return ipeh_build(b->table, b->hdr, b->opts, b->nopts, buf, buflen,
-			  &b->limits, b->flags, err);
+	if (memo_hit(b)) {
+		if (!buf || buflen < m->len)
+			return ipeh__fail(err, -ENOBUFS, IPEH_RULE_BUFFER, -1,
+					  -1, "block needs %u bytes, buffer has %zu",
+					  m->len, buflen);
+		copy_small(w, m->skel, m->len);
+		for (i = 0; i < b->nopts; i++)
+			copy_small(w + m->data_off[i], b->opts[i].data,
+				   b->opts[i].len);
+		return m->len;
+	}
+	n = build(b->table, b->hdr, b->opts, b->nopts, buf, buflen,
+		  &b->limits, b->flags, err, m->data_off);
+	if (n > 0)
+		memo_store(b, buf, (size_t)n);
+	return n;
 }
 
 void ipeh_builder_reset(struct ipeh_builder *b)
 {
 	b->error = 0;
 	b->nopts = 0;
+}
+
+ssize_t ipeh_prepare(struct ipeh_prepared *p, const struct ipeh_table *t,
+		     enum ipeh_hdr hdr, const struct ipeh_opt *opts,
+		     size_t nopts, const struct ipeh_limits *lim,
+		     unsigned int flags, struct ipeh_error *err)
+{
+	static const uint8_t zeros[255];
+	struct ipeh_opt o[IPEH_BUILDER_MAX_OPTS];
+	ssize_t n;
+	size_t i;
+
+	if (nopts > IPEH_BUILDER_MAX_OPTS)
+		return ipeh__fail(err, -E2BIG, IPEH_RULE_PARAM, -1, -1,
+				  "%zu options, at most %u can be prepared",
+				  nopts, IPEH_BUILDER_MAX_OPTS);
+	for (i = 0; i < nopts; i++) {
+		o[i] = opts[i];
+		if (!o[i].data)
+			o[i].data = zeros;
+		p->data_len[i] = o[i].len;
+	}
+	n = build(t, hdr, o, nopts, p->block, sizeof(p->block), lim, flags,
+		  err, p->data_off);
+	if (n < 0) {
+		p->len = 0;
+		p->nopts = 0;
+		return n;
+	}
+	p->len = (uint16_t)n;
+	p->nopts = (uint16_t)nopts;
+	return n;
+}
+
+ssize_t ipeh_prepared_emit(const struct ipeh_prepared *p, void *buf,
+			   size_t buflen, const void *const *data)
+{
+	uint8_t *w = buf;
+	size_t i;
+
+	if (!buf || buflen < p->len || !p->len)
+		return -ENOBUFS;
+	copy_small(w, p->block, p->len);
+	if (data) {
+		for (i = 0; i < p->nopts; i++) {
+			if (data[i])
+				copy_small(w + p->data_off[i], data[i],
+					   p->data_len[i]);
+		}
+	}
+	return p->len;
+}
+
+uint8_t *ipeh_prepared_data(struct ipeh_prepared *p, size_t i)
+{
+	if (i >= p->nopts)
+		return NULL;
+	return p->block + p->data_off[i];
 }

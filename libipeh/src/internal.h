@@ -55,6 +55,17 @@ static inline void ipeh__put64(uint8_t *p, uint64_t v)
 	ipeh__put32(p + 4, (uint32_t)v);
 }
 
+/*
+ * x % m for the table's multiples (1..16).  Real tables use powers of two
+ * almost always; a mask is much cheaper than a division on the hot paths.
+ */
+static inline unsigned int ipeh__mod(size_t x, unsigned int m)
+{
+	if (!(m & (m - 1)))
+		return (unsigned int)x & (m - 1);
+	return (unsigned int)(x % m);
+}
+
 static inline bool ipeh__hdr_ok(enum ipeh_hdr hdr)
 {
 	return hdr == IPEH_HDR_HOPOPTS || hdr == IPEH_HDR_DSTOPTS ||

@@ -6,18 +6,22 @@
 
 #include <stdlib.h>
 #include <time.h>
+#include <sys/socket.h>
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <linux/ipeh.h>
 
 #include "internal.h"
 
 struct ipeh_nl {
+	/* first, and aligned: netlink headers are read in place */
+	char buf[32768] __attribute__((aligned(8))); /* >= max_recvmsg_len */
 	struct mnl_socket *sock;
 	uint32_t portid;
 	uint32_t seq;
+	uint32_t mcast_group;	/* 0: the family has no "tlv-changes" */
 	uint16_t family;
-	char buf[32768];	/* a dump part is at most max_recvmsg_len */
 };
 
 typedef int (*reply_cb)(const struct nlmsghdr *nlh, void *arg);
@@ -83,7 +87,16 @@ static int transact(struct ipeh_nl *nl, size_t len, reply_cb cb, void *arg,
 
 static int family_cb(const struct nlmsghdr *nlh, void *arg)
 {
-	return ipeh_nlmsg_parse_family(nlh, arg);
+	struct ipeh_nl *nl = arg;
+	int ret;
+
+	ret = ipeh_nlmsg_parse_family(nlh, &nl->family);
+	if (ret < 0)
+		return ret;
+	if (ipeh_nlmsg_parse_mcast_group(nlh, IPEH_TLV_GENL_MCGRP_NAME,
+					 &nl->mcast_group) < 0)
+		nl->mcast_group = 0;
+	return 0;
 }
 
 int ipeh_nl_open(struct ipeh_nl **nlp, struct ipeh_error *err)
@@ -116,7 +129,7 @@ int ipeh_nl_open(struct ipeh_nl **nlp, struct ipeh_error *err)
 	ret = ipeh_nlmsg_getfamily(nl->buf, sizeof(nl->buf), ++nl->seq);
 	if (ret < 0)
 		goto fail;
-	ret = transact(nl, (size_t)ret, family_cb, &nl->family, err);
+	ret = transact(nl, (size_t)ret, family_cb, nl, err);
 	if (ret < 0) {
 		if (ret == -ENOENT)
 			ipeh__fail(err, ret, IPEH_RULE_NETLINK, -1, -1,
@@ -276,4 +289,65 @@ int ipeh_nl_unset(struct ipeh_nl *nl, uint8_t type, struct ipeh_error *err)
 		return ipeh__fail(err, ret, IPEH_RULE_PARAM, type, -1,
 				  "cannot build request");
 	return transact(nl, (size_t)ret, NULL, NULL, err);
+}
+
+int ipeh_nl_subscribe(struct ipeh_nl *nl, struct ipeh_error *err)
+{
+	int grp = (int)nl->mcast_group;
+
+	if (!nl->mcast_group)
+		return ipeh__fail(err, -ENOENT, IPEH_RULE_NETLINK, -1, -1,
+				  "the ipv6-tlv family has no \"%s\" group",
+				  IPEH_TLV_GENL_MCGRP_NAME);
+	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP, &grp,
+				  sizeof(grp)) < 0)
+		return ipeh__fail(err, -errno, IPEH_RULE_SYSCALL, -1, -1,
+				  "join \"%s\": %s", IPEH_TLV_GENL_MCGRP_NAME,
+				  strerror(errno));
+	return 0;
+}
+
+int ipeh_nl_recv_changes(struct ipeh_nl *nl, ipeh_nl_change_cb cb, void *arg,
+			 struct ipeh_error *err)
+{
+	int count = 0;
+
+	for (;;) {
+		ssize_t n = recv(mnl_socket_get_fd(nl->sock), nl->buf,
+				 sizeof(nl->buf), MSG_DONTWAIT);
+		const struct nlmsghdr *nlh;
+		int left;
+
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return count;
+			if (errno == EINTR)
+				continue;
+			return ipeh__fail(err, -errno, IPEH_RULE_SYSCALL, -1, -1,
+					  "netlink receive: %s", strerror(errno));
+		}
+		left = (int)n;
+		for (nlh = (const struct nlmsghdr *)nl->buf;
+		     mnl_nlmsg_ok(nlh, left); nlh = mnl_nlmsg_next(nlh, &left)) {
+			const struct genlmsghdr *g;
+			struct ipeh_tlv_params p;
+			unsigned int mask;
+			uint8_t type;
+			int r;
+
+			if (nlh->nlmsg_type != nl->family ||
+			    mnl_nlmsg_get_payload_len(nlh) < sizeof(*g))
+				continue;
+			g = mnl_nlmsg_get_payload(nlh);
+			if (g->cmd != IPEH_TLV_CMD_SET &&
+			    g->cmd != IPEH_TLV_CMD_UNSET)
+				continue;
+			if (ipeh_nlmsg_parse_params(nlh, &type, &p, &mask) < 0)
+				continue;
+			count++;
+			r = cb(g->cmd, type, &p, mask, arg);
+			if (r)
+				return r < 0 ? r : count;
+		}
+	}
 }

@@ -69,6 +69,65 @@ int ipeh_nlmsg_parse_family(const struct nlmsghdr *nlh, uint16_t *family)
 	return 0;
 }
 
+struct mcast_arg {
+	const char *name;
+	uint32_t id;
+	bool found;
+};
+
+static int mcast_grp_cb(const struct nlattr *attr, void *data)
+{
+	const struct nlattr **tb = data;
+	int type = mnl_attr_get_type(attr);
+
+	if (type == CTRL_ATTR_MCAST_GRP_NAME) {
+		if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
+			return MNL_CB_ERROR;
+		tb[0] = attr;
+	} else if (type == CTRL_ATTR_MCAST_GRP_ID) {
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) < 0)
+			return MNL_CB_ERROR;
+		tb[1] = attr;
+	}
+	return MNL_CB_OK;
+}
+
+static int mcast_attr_cb(const struct nlattr *attr, void *data)
+{
+	struct mcast_arg *m = data;
+	const struct nlattr *grp;
+
+	if (mnl_attr_get_type(attr) != CTRL_ATTR_MCAST_GROUPS)
+		return MNL_CB_OK;
+	mnl_attr_for_each_nested(grp, attr) {
+		const struct nlattr *tb[2] = { NULL, NULL };
+
+		if (mnl_attr_parse_nested(grp, mcast_grp_cb, tb) < 0)
+			return MNL_CB_ERROR;
+		if (tb[0] && tb[1] && !strcmp(mnl_attr_get_str(tb[0]), m->name)) {
+			m->id = mnl_attr_get_u32(tb[1]);
+			m->found = true;
+		}
+	}
+	return MNL_CB_OK;
+}
+
+int ipeh_nlmsg_parse_mcast_group(const struct nlmsghdr *nlh, const char *name,
+				 uint32_t *group)
+{
+	struct mcast_arg m = { .name = name };
+
+	if (nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(struct genlmsghdr))
+		return -EINVAL;
+	if (mnl_attr_parse(nlh, sizeof(struct genlmsghdr), mcast_attr_cb,
+			   &m) < 0)
+		return -EINVAL;
+	if (!m.found)
+		return -ENOENT;
+	*group = m.id;
+	return 0;
+}
+
 int ipeh_nlmsg_get(void *buf, size_t cap, uint16_t family, uint32_t seq,
 		   int type)
 {

@@ -217,9 +217,18 @@ int ipeh_table_set(struct ipeh_table *t, uint8_t type,
 
 int ipeh_table_unset(struct ipeh_table *t, uint8_t type, unsigned int flags)
 {
+	struct ipeh_tlv_params p;
+	unsigned int i;
+
 	if (type < 2)
 		return -EINVAL;
-	ipeh_table_default_params(type, flags, &t->params[type]);
+	ipeh_table_default_params(type, flags, &p);
+	/* a built-in row comes back only if its order is still free */
+	for (i = 2; p.order && i < 256; i++) {
+		if (i != type && t->params[i].order == p.order)
+			return -EALREADY;
+	}
+	t->params[type] = p;
 	return 0;
 }
 

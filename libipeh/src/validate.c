@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Validation of an option block as the kernel validates one set by an
- * application (kernel/TLV-TABLE.md, seed patch 9/9
- * __ipeh_opt_validate_tlvs()).  The loop below follows the kernel's line by
- * line so that the verdict and the errno are the same for every block;
- * where a check fails, the error record says why.
+ * application: kernel/TLV-TABLE.md, including its "Precisely, as the
+ * kernel port implements it" section, which differs from seed patch 9/9 in
+ * three places (option count, negative count limit, trailing padding; see
+ * the comments below).  The loop follows the kernel's so that the verdict
+ * and the errno are the same for every block; where a check fails, the
+ * error record says why.
  */
 
 #include "internal.h"
@@ -40,7 +42,7 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 	const uint8_t *tlv = block;
 	bool admin = flags & IPEH_F_ADMIN;
 	bool deleting = flags & IPEH_F_DELETING;
-	bool deep_check = !admin, did_deep_check = false;
+	bool deep_check = false, did_deep_check = false, seen_opt = false;
 	bool nonzero_padding = false;
 	unsigned int padding = 0, numpad = 0, cnt = 0;
 	unsigned int prev_order = 0;
@@ -56,8 +58,14 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 		max_cnt = -1U;
 		max_len = -1U;
 	} else if (lim) {
-		/* the kernel passes the int sysctls as unsigned int */
-		max_cnt = (unsigned int)lim->max_opts_number;
+		/*
+		 * TLV-TABLE.md: the count limit is the absolute value of the
+		 * sysctl (seed 9/9 cast it to unsigned: negative = no limit).
+		 * The length sysctl is used as the kernel's unsigned int.
+		 */
+		max_cnt = lim->max_opts_number < 0 ?
+			  0u - (unsigned int)lim->max_opts_number :
+			  (unsigned int)lim->max_opts_number;
 		max_len = (unsigned int)lim->max_opts_length;
 	} else {
 		max_cnt = IPEH_DEFAULT_MAX_OPTS_NUMBER;
@@ -148,7 +156,7 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 					    p->data_len_mult > 16)
 						return bad_param(err, type,
 								 (long)offset);
-					if (dlen % p->data_len_mult !=
+					if (ipeh__mod(dlen, p->data_len_mult) !=
 					    p->data_len_off)
 						return ipeh__fail(err, -EINVAL,
 								  IPEH_RULE_DATA_LEN_MULT,
@@ -165,8 +173,15 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 						  type, admin ? "admin" : "user");
 			}
 
+			/*
+			 * TLV-TABLE.md: every non-padding option counts, the
+			 * limit is compared at deep-checked ones (seed 9/9
+			 * counted deep-checked options only).
+			 */
+			cnt++;
+			seen_opt = true;
 			if (deep_check) {
-				if (++cnt > max_cnt)
+				if (cnt > max_cnt)
 					return ipeh__fail(err, -E2BIG,
 							  IPEH_RULE_COUNT, type,
 							  (long)offset,
@@ -182,7 +197,8 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 				if (p->align_mult < 1 || p->align_mult > 16)
 					return bad_param(err, type,
 							 (long)offset);
-				if (offset % p->align_mult != p->align_off)
+				if (ipeh__mod(offset, p->align_mult) !=
+				    p->align_off)
 					return ipeh__fail(err, -EINVAL,
 							  IPEH_RULE_ALIGN, type,
 							  (long)offset,
@@ -209,7 +225,14 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 		offset += tlv_len;
 	}
 
-	if (deep_check && (numpad > 1 || padding > 7 || nonzero_padding))
+	/*
+	 * TLV-TABLE.md: trailing padding is checked if any option was
+	 * deep-checked, or if there is no option and the caller is not
+	 * privileged (seed 9/9 used the state of the last option).  Removal
+	 * (IPEH_F_DELETING) has no padding checks.
+	 */
+	if (!deleting && (did_deep_check || (!seen_opt && !admin)) &&
+	    (numpad > 1 || padding > 7 || nonzero_padding))
 		return ipeh__fail(err, -EINVAL, IPEH_RULE_TRAILING_PADDING, -1,
 				  (long)(opt_len - padding),
 				  "trailing padding: %u option(s), %u bytes%s; one option of at most 7 zero bytes allowed",

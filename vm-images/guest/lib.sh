@@ -107,3 +107,17 @@ topo_down() {
 	done
 	return 0
 }
+
+# The e2e test program (vm-images/tests/prog/ipeh-probe.c), from the staged install.
+PROBE=/usr/libexec/ipeh/ipeh-probe
+# expect NAME WANT CMD...: ok if CMD's first output word is WANT ("ok", "EPERM", ...)
+expect() {
+	local name=$1 want=$2 out
+	shift 2
+	out=$("$@" 2>&1)
+	if [ "${out%%[ $'\n']*}" = "$want" ]; then
+		ok "$name"
+	else
+		not_ok "$name" "want $want, got: $(echo "$out" | head -n 2 | tr '\n' ' ')"
+	fi
+}

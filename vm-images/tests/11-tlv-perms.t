@@ -1,0 +1,18 @@
+# (b) Changing the table needs CAP_NET_ADMIN; GET hides admin_perm from
+# unprivileged callers.
+expect "unprivileged SET is refused" EPERM as_user sender "$PROBE" set ioam user=check
+expect "unprivileged UNSET is refused" EPERM as_user sender "$PROBE" unset ioam
+out=$(as_user sender "$PROBE" get ioam 2>&1)
+case "$out" in
+*admin=hidden*) ok "unprivileged GET hides admin_perm" ;;
+*) not_ok "unprivileged GET hides admin_perm" "$out" ;;
+esac
+out=$("$PROBE" get ioam 2>&1)
+case "$out" in
+*admin=no-check*) ok "privileged GET shows admin_perm" ;;
+*) not_ok "privileged GET shows admin_perm" "$out" ;;
+esac
+expect "root in a new user namespace cannot SET" EPERM \
+	as_user sender unshare --user --map-root-user "$PROBE" set ioam user=check
+expect "the table is unchanged after the refused requests" "0x31" "$PROBE" get ioam
+check "IOAM user permission is still none" bash -c "'$PROBE' get ioam | grep -q 'user=none'"

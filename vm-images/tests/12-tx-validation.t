@@ -1,0 +1,63 @@
+# (c)(d)(h) Options set by applications, through setsockopt() and through
+# sendmsg() ancillary data. The blocks are written out by hand from RFC 9197 /
+# RFC 9486 and kernel/TLV-TABLE.md, not produced by libipeh.
+#
+# IOAM pre-allocated trace, namespace 123, trace type bit 0 (4-byte nodes):
+#   2 nodes: hdr(00 02) PadN(01 00) IOAM(31 12: 00 00 | 00 7b 08 02 80 00 00 00 | 8 x 00)
+IOAM2="0002""0100""3112""0000""007b""0802""80000000""0000000000000000"
+#   1 node, trailing PadN(01 02 00 00)
+IOAM1="0002""0100""310e""0000""007b""0801""80000000""00000000""01020000"
+# Not canonical (each breaks one rule):
+MISALIGNED="0002""3112""0000""007b""0802""80000000""0000000000000000""0100"
+TWO_PADS="0002""0000""3112""0000""007b""0802""80000000""0000000000000000"
+NONZERO_TRAILING="0002""0100""310e""0000""007b""0801""80000000""00000000""010200ff"
+PAD1_TRAILING="0002""0100""310e""0000""007b""0801""80000000""00000000""00000000"
+BAD_LEN_MULT="0002""0100""3110""0000""007b""0802""80000000""000000000000""0100"
+# RFC 4727 experimental option 0x1e, 4 bytes of data, at offset 2 (4n+2)
+EXP_DST="0000""1e04""deadbeef"
+EXP_HOP="0000""1e04""deadbeef"
+
+dst=2001:db8:2::1
+
+# Before the administrator allows anything, users may send nothing.
+expect "user: IOAM in Hop-by-Hop refused by default (setsockopt)" EPERM as_user sender "$PROBE" sockopt hop "$IOAM2"
+expect "user: IOAM in Hop-by-Hop refused by default (sendmsg)" EPERM as_user sender "$PROBE" send hop "$IOAM2" $dst 9 --cmsg
+expect "user: experimental option in Destination refused by default" EPERM as_user sender "$PROBE" sockopt dst "$EXP_DST"
+
+# The administrator grants user_perm=check.
+expect "admin grants IOAM user=check" ok "$PROBE" set ioam user=check
+expect "admin adds option 0x1e for Destination headers" ok \
+	"$PROBE" set 0x1e order=100 user=check class=dst align=4n+2 len=4-4
+
+for via in sockopt cmsg; do
+	if [ $via = sockopt ]; then run() { as_user sender "$PROBE" sockopt "$@"; }
+	else run() { as_user sender "$PROBE" send "$1" "$2" $dst 9 --cmsg; }; fi
+	expect "user ($via): canonical IOAM, 2 nodes, accepted" ok run hop "$IOAM2"
+	expect "user ($via): canonical IOAM, 1 node + trailing PadN, accepted" ok run hop "$IOAM1"
+	expect "user ($via): canonical option 0x1e in Destination accepted" ok run dst "$EXP_DST"
+	expect "user ($via): misaligned IOAM refused" EINVAL run hop "$MISALIGNED"
+	expect "user ($via): two padding options before IOAM refused" EINVAL run hop "$TWO_PADS"
+	expect "user ($via): non-zero trailing PadN refused" EINVAL run hop "$NONZERO_TRAILING"
+	expect "user ($via): trailing Pad1 x4 refused" EINVAL run hop "$PAD1_TRAILING"
+	expect "user ($via): IOAM data length 16 (not 4n+2) refused" EINVAL run hop "$BAD_LEN_MULT"
+	expect "user ($via): option 0x1e in Hop-by-Hop (class) refused" EINVAL run hop "$EXP_HOP"
+done
+
+# Limits from the sysctls, in the sender's namespace
+in_ns sender sysctl -qw net.ipv6.max_hbh_opts_number=0
+expect "user: more options than max_hbh_opts_number gives E2BIG" E2BIG as_user sender "$PROBE" sockopt hop "$IOAM2"
+in_ns sender sysctl -qw net.ipv6.max_hbh_opts_number=8 net.ipv6.max_hbh_length=16
+expect "user: header longer than max_hbh_length gives EMSGSIZE" EMSGSIZE as_user sender "$PROBE" sockopt hop "$IOAM2"
+in_ns sender sysctl -qw net.ipv6.max_hbh_length=2147483647
+
+# (h) CAP_NET_RAW may still set what it could on stock 6.12: non-canonical
+# padding, unknown types, options of any class.
+expect "root: misaligned IOAM accepted" ok in_ns sender "$PROBE" sockopt hop "$MISALIGNED"
+expect "root: trailing Pad1 x4 accepted" ok in_ns sender "$PROBE" sockopt hop "$PAD1_TRAILING"
+expect "root: unknown option 0x3e accepted in Hop-by-Hop" ok in_ns sender "$PROBE" sockopt hop "0000""3e04""01020304"
+expect "root: unknown option via sendmsg accepted" ok in_ns sender "$PROBE" send dst "0000""3e04""01020304" $dst 9 --cmsg
+
+# Restoring the defaults takes the permission away again.
+expect "admin UNSET of IOAM restores the default" ok "$PROBE" unset ioam
+expect "user: IOAM refused again after UNSET" EPERM as_user sender "$PROBE" sockopt hop "$IOAM2"
+expect "admin UNSET of 0x1e" ok "$PROBE" unset 0x1e
