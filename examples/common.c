@@ -240,6 +240,31 @@ ssize_t ex_build_hbh(const struct ex_table *xt, const uint8_t *data,
 	return n;
 }
 
+ssize_t ex_prepare_hbh(const struct ex_table *xt, size_t len,
+		       struct ipeh_prepared *p)
+{
+	struct ipeh_opt opt = {
+		.type = xt->type,
+		.len = (uint8_t)len,
+		.data = NULL,	/* zeros until each packet writes its own */
+	};
+	struct ipeh_limits lim;
+	struct ipeh_error err;
+	ssize_t n;
+
+	if (len > 255)
+		return -EINVAL;
+	if (ipeh_limits_read(IPEH_HDR_HOPOPTS, &lim) < 0)
+		ipeh_limits_default(&lim);
+	ipeh_error_clear(&err);
+	n = ipeh_prepare(p, &xt->table, IPEH_HDR_HOPOPTS, &opt, 1, &lim, 0, &err);
+	if (n < 0)
+		ex_warn("cannot prepare the Hop-by-Hop block (libipeh, rule %s): %s",
+			ipeh_rule_name(err.rule),
+			err.msg[0] ? err.msg : strerror((int)-n));
+	return n;
+}
+
 static const char *errno_name(int err)
 {
 	switch (err) {

@@ -77,6 +77,15 @@ ssize_t ex_build_hbh(const struct ex_table *xt, const uint8_t *data,
 		     size_t len, uint8_t *buf, size_t cap);
 
 /*
+ * Prepare the canonical Hop-by-Hop block carrying one option of len data
+ * bytes (layout and checks done once; each packet then only writes its
+ * data with ipeh_prepared_data()).  Returns the block length; on failure
+ * prints why and returns a negative errno.
+ */
+ssize_t ex_prepare_hbh(const struct ex_table *xt, size_t len,
+		       struct ipeh_prepared *p);
+
+/*
  * Explain a failed system call that carried the option block (err is a
  * positive errno; call is "setsockopt(IPV6_HOPOPTS)" or "sendmsg").
  * Prints to stderr, and in JSON mode also an {"event":"error"} line on

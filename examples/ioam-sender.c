@@ -203,9 +203,10 @@ static void print_start(const struct options *o, const struct ex_table *xt,
 		return;
 	}
 	printf("ioam-sender: to %s: IOAM namespace %u, trace type 0x%06x (%s),\n"
-	       "  room for %u nodes of %u bytes; option data %zu bytes in a %zu-byte Hop-by-Hop header,\n"
+	       "  room for %u node%s of %u bytes; option data %zu bytes in a %zu-byte Hop-by-Hop header,\n"
 	       "  %s\n",
 	       addr, o->namespace_id, o->trace_type, fields, o->nodes,
+	       o->nodes == 1 ? "" : "s",
 	       ipeh_ioam_node_len(o->trace_type) * 4, data_len, block_len,
 	       o->per_packet ? "sent with each datagram (sendmsg ancillary data)"
 			     : "set once on the socket (setsockopt IPV6_HOPOPTS)");

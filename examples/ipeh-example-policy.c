@@ -69,6 +69,9 @@ static int run(struct ipeh_nl *nl, const char *cmd, uint8_t type)
 		ret = ipeh_nl_set(nl, type, &p, IPEH_ATTR_ALL, &err);
 	} else if (!strcmp(cmd, "reset")) {
 		ret = ipeh_nl_unset(nl, type, &err);
+		/* already the built-in default (e.g. pmtu without an entry) */
+		if (ret == -EALREADY)
+			ret = 0;
 	} else if (!strcmp(cmd, "revoke")) {
 		ret = ipeh_nl_get(nl, type, &p, &err);
 		if (ret == 0 && !p.order) {

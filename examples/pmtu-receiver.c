@@ -221,10 +221,10 @@ static int open_socket(const struct options *o)
  * Min-PMTU back.  Returns 0, or EX_FAIL when the kernel refused the option.
  */
 static int reply(int fd, const struct options *o, const struct ex_table *xt,
-		 const struct sockaddr_in6 *to, struct exchange *x)
+		 struct ipeh_prepared *prep, const struct sockaddr_in6 *to,
+		 struct exchange *x)
 {
 	uint8_t control[256] __attribute__((aligned(8)));
-	uint8_t data[IPEH_PMTU_DATA_LEN], block[IPEH_BLOCK_MAX];
 	char payload[64];
 	struct iovec iov;
 	struct msghdr msg = {
@@ -250,17 +250,17 @@ static int reply(int fd, const struct options *o, const struct ex_table *xt,
 			.rtn_pmtu = x->got.min_pmtu,
 			.r = o->request_return,
 		};
-		ret = ipeh_pmtu_encode(&x->sent, data, sizeof(data));
+		/* the layout was prepared once: only the option data changes */
+		ret = ipeh_pmtu_encode(&x->sent, ipeh_prepared_data(prep, 0),
+				       IPEH_PMTU_DATA_LEN);
 		if (ret < 0)
 			return EX_FAIL;
 		/* Rtn-PMTU travels as its 15 most significant bits */
 		x->sent.rtn_pmtu &= 0xfffe;
-		block_len = ex_build_hbh(xt, data, (size_t)ret, block, sizeof(block));
-		if (block_len < 0)
-			return EX_FAIL;
+		block_len = prep->len;
 		msg.msg_control = control;
-		ret = ipeh_cmsg_put(&msg, sizeof(control), IPEH_HDR_HOPOPTS, block,
-				    (size_t)block_len);
+		ret = ipeh_cmsg_put(&msg, sizeof(control), IPEH_HDR_HOPOPTS,
+				    prep->block, (size_t)block_len);
 		if (ret < 0) {
 			ex_warn("cannot add the option as ancillary data: %s", strerror(-ret));
 			return EX_FAIL;
@@ -273,7 +273,7 @@ static int reply(int fd, const struct options *o, const struct ex_table *xt,
 		x->reply_has_opt = false;
 		if (block_len > 0 && err != ENETUNREACH && err != EHOSTUNREACH) {
 			ex_explain_errno(err, "sendmsg(IPV6_HOPOPTS cmsg)", "PMTU", xt,
-					 block, (size_t)block_len, o->json);
+					 prep->block, (size_t)block_len, o->json);
 			return EX_FAIL;
 		}
 		ex_warn("reply to %s: %s", x->from, strerror(err));
@@ -284,7 +284,8 @@ static int reply(int fd, const struct options *o, const struct ex_table *xt,
 }
 
 static int receive_one(int fd, const struct options *o,
-		       const struct ex_table *xt, unsigned long n)
+		       const struct ex_table *xt, struct ipeh_prepared *prep,
+		       unsigned long n)
 {
 	uint8_t control[4096] __attribute__((aligned(8)));
 	struct sockaddr_in6 from;
@@ -319,7 +320,7 @@ static int receive_one(int fd, const struct options *o,
 	while ((ret = ipeh_cmsg_next(&msg, &cookie, &hdr, &b, &blen)) > 0)
 		if (hdr == IPEH_HDR_HOPOPTS)
 			parse_hbh(&x, b, blen);
-	ret = reply(fd, o, xt, &from, &x);
+	ret = reply(fd, o, xt, prep, &from, &x);
 	print_exchange(&x, o->json);
 	fflush(stdout);
 	return ret ? -1 : 1;
@@ -341,6 +342,7 @@ static int decode_only(const struct options *o)
 
 int main(int argc, char **argv)
 {
+	static struct ipeh_prepared prep;
 	struct ex_table xt;
 	struct options o;
 	unsigned long got = 0;
@@ -357,6 +359,8 @@ int main(int argc, char **argv)
 	if (!xt.live)
 		ex_warn("note: cannot read the kernel's TLV table (%s); laying the option out as RFC 9268 says",
 			xt.why_not_live);
+	if (ex_prepare_hbh(&xt, IPEH_PMTU_DATA_LEN, &prep) < 0)
+		return EX_FAIL;
 	fd = open_socket(&o);
 	if (fd < 0)
 		return EX_FAIL;
@@ -379,7 +383,7 @@ int main(int argc, char **argv)
 		}
 		if (r <= 0)
 			continue;
-		r = receive_one(fd, &o, &xt, got + 1);
+		r = receive_one(fd, &o, &xt, &prep, got + 1);
 		if (r < 0)
 			return EX_FAIL;
 		if (r > 0) {
