@@ -29,9 +29,9 @@
 
 #include <ipeh.h>
 
-#define ROUNDS	7
+#define ROUNDS	25
 
-static unsigned long iters = 2000000;
+static unsigned long iters = 200000;
 
 static double now_ns(void)
 {
@@ -150,28 +150,21 @@ static ssize_t build_ipeh_oneshot(const struct bcase *c, uint8_t *buf,
 	return ipeh_build(table, c->hdr, opts, c->n, buf, cap, NULL, 0, NULL);
 }
 
-static double time_build(const struct bcase *c,
-			 ssize_t (*fn)(const struct bcase *, uint8_t *, size_t))
+/* One round of iters calls: ns per call. */
+static double round_build(const struct bcase *c,
+			  ssize_t (*fn)(const struct bcase *, uint8_t *, size_t))
 {
 	uint8_t buf[256];
-	double best = 1e30;
-	int r;
+	double t0 = now_ns();
+	unsigned long i;
 
-	for (r = 0; r < ROUNDS; r++) {
-		double t0 = now_ns(), dt;
-		unsigned long i;
+	for (i = 0; i < iters; i++) {
+		ssize_t n = fn(c, buf, sizeof(buf));
 
-		for (i = 0; i < iters; i++) {
-			ssize_t n = fn(c, buf, sizeof(buf));
-
-			BARRIER(buf);
-			BARRIER(n);
-		}
-		dt = (now_ns() - t0) / (double)iters;
-		if (dt < best)
-			best = dt;
+		BARRIER(buf);
+		BARRIER(n);
 	}
-	return best;
+	return (now_ns() - t0) / (double)iters;
 }
 
 static double time_validate(const struct bcase *c)
@@ -244,7 +237,7 @@ static int run_case(struct bcase *c)
 	double ti, tg, tv, tp, to, tpr;
 	uint8_t pb[256];
 	struct ipeh_error e;
-	int v;
+	int v, r;
 
 	ipeh_builder_init(&builder, table, c->hdr, NULL, 0);
 	il = build_ipeh(c, c->block, sizeof(c->block));
@@ -283,15 +276,18 @@ static int run_case(struct bcase *c)
 		fprintf(stderr, "ipeh-bench: %s: %s\n", c->name, e.msg);
 		return -1;
 	}
-	/* alternate to spread any drift of the shared machine evenly */
-	tg = time_build(c, build_glibc);
-	ti = time_build(c, build_ipeh);
-	to = time_build(c, build_ipeh_oneshot);
-	tpr = time_build(c, build_ipeh_prepared);
-	tg = fmin(tg, time_build(c, build_glibc));
-	ti = fmin(ti, time_build(c, build_ipeh));
-	to = fmin(to, time_build(c, build_ipeh_oneshot));
-	tpr = fmin(tpr, time_build(c, build_ipeh_prepared));
+	/*
+	 * Interleave short rounds of every variant and keep each one's best:
+	 * the machine is shared, and the minimum of many short rounds is the
+	 * least disturbed figure for all of them alike.
+	 */
+	tg = ti = to = tpr = 1e30;
+	for (r = 0; r < ROUNDS; r++) {
+		tg = fmin(tg, round_build(c, build_glibc));
+		ti = fmin(ti, round_build(c, build_ipeh));
+		tpr = fmin(tpr, round_build(c, build_ipeh_prepared));
+		to = fmin(to, round_build(c, build_ipeh_oneshot));
+	}
 	tv = time_validate(c);
 	tp = time_parse(c);
 	printf("BENCH %s libipeh=%.1f glibc=%.1f ratio=%.2f\n", c->name, ti, tg,

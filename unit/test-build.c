@@ -386,6 +386,31 @@ static void test_failures_are_precise_and_write_nothing(void **state)
 	assert_build_fails(o, 1, 3, &lim, 0, IPEH_HDR_MAX, -EINVAL, IPEH_RULE_PARAM);
 }
 
+static void test_prepare_failure_leaves_nothing_to_emit(void **state)
+{
+	static struct ipeh_prepared pr;
+	struct ipeh_table t;
+	struct ipeh_opt o = { IPEH_OPT_RA, 2, NULL, 0 };
+	struct ipeh_error e;
+	uint8_t b[64];
+
+	(void)state;
+	test_table(&t);
+	assert_int_equal(ipeh_prepare(&pr, &t, IPEH_HDR_HOPOPTS, &o, 1, NULL, 0, &e), -EPERM);
+	assert_int_equal(e.rule, IPEH_RULE_PERM);
+	assert_int_equal(ipeh_prepared_emit(&pr, b, sizeof(b), NULL), -EINVAL);
+	assert_null(ipeh_prepared_data(&pr, 0));
+	assert_int_equal(ipeh_prepare(&pr, &t, IPEH_HDR_HOPOPTS, &o,
+				      IPEH_BUILDER_MAX_OPTS + 1, NULL, 0, &e), -E2BIG);
+	/* admin may send Router Alert: prepared with zero data */
+	assert_int_equal(ipeh_prepare(&pr, &t, IPEH_HDR_HOPOPTS, &o, 1, NULL,
+				      IPEH_F_ADMIN, &e), 8);
+	assert_int_equal(ipeh_prepared_emit(&pr, b, sizeof(b), NULL), 8);
+	assert_int_equal(b[2], IPEH_OPT_RA);
+	assert_int_equal(b[4], 0);
+	assert_int_equal(b[5], 0);
+}
+
 static void test_empty_block(void **state)
 {
 	uint8_t b[8];
@@ -503,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_random_tables_property),
 		cmocka_unit_test(test_failures_are_precise_and_write_nothing),
 		cmocka_unit_test(test_empty_block),
+		cmocka_unit_test(test_prepare_failure_leaves_nothing_to_emit),
 		cmocka_unit_test(test_builder_api),
 		cmocka_unit_test(test_builder_memo_tracks_data_table_and_lengths),
 	};

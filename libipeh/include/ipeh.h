@@ -356,7 +356,8 @@ ssize_t ipeh_prepare(struct ipeh_prepared *p, const struct ipeh_table *t,
 /*
  * Write the prepared block into buf with data[i] (p->data_len[i] bytes,
  * NULL = keep the prepared bytes) as the data of the i-th option given to
- * ipeh_prepare().  Returns the block length or -ENOBUFS.
+ * ipeh_prepare().  Returns the block length, -ENOBUFS, or -EINVAL if p
+ * holds no prepared block (its ipeh_prepare() failed).
  */
 ssize_t ipeh_prepared_emit(const struct ipeh_prepared *p, void *buf,
 			   size_t buflen, const void *const *data);

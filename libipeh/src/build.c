@@ -20,18 +20,65 @@ static inline unsigned int pad_needed(size_t offset,
 	return p->align_off >= r ? p->align_off - r : p->align_off + mult - r;
 }
 
+/*
+ * Small copies without a call: 8-byte moves, the last one overlapping the
+ * previous so that no byte outside [dst, dst + len) is written.
+ */
+static inline void copy_small(uint8_t *dst, const uint8_t *src, size_t len)
+{
+	uint64_t v;
+	uint32_t w;
+	size_t i;
+
+	if (len >= 8) {
+		for (i = 0; i + 8 <= len; i += 8) {
+			memcpy(&v, src + i, 8);
+			memcpy(dst + i, &v, 8);
+		}
+		if (i < len) {
+			memcpy(&v, src + len - 8, 8);
+			memcpy(dst + len - 8, &v, 8);
+		}
+	} else if (len >= 4) {
+		memcpy(&w, src, 4);
+		memcpy(dst, &w, 4);
+		memcpy(&w, src + len - 4, 4);
+		memcpy(dst + len - 4, &w, 4);
+	} else if (len) {
+		/* 1..3 bytes: explicit, or the compiler calls memcpy() */
+		dst[0] = src[0];
+		dst[len / 2] = src[len / 2];
+		dst[len - 1] = src[len - 1];
+	}
+}
+
+/* Small zero fills without a call, same idea (at most 13 bytes here). */
+static inline void zero_small(uint8_t *dst, size_t len)
+{
+	static const uint64_t z;
+	uint32_t w = 0;
+
+	if (len >= 8) {
+		memcpy(dst, &z, 8);
+		memcpy(dst + len - 8, &z, 8);
+	} else if (len >= 4) {
+		memcpy(dst, &w, 4);
+		memcpy(dst + len - 4, &w, 4);
+	} else if (len) {
+		dst[0] = 0;
+		dst[len / 2] = 0;
+		dst[len - 1] = 0;
+	}
+}
+
 static inline uint8_t *put_pad(uint8_t *w, unsigned int pad)
 {
-	unsigned int i;
-
 	if (pad == 1) {
 		*w++ = IPEH_OPT_PAD1;
 	} else if (pad > 1) {
 		w[0] = IPEH_OPT_PADN;
 		w[1] = (uint8_t)(pad - 2);
-		/* at most 14 bytes: a loop beats a memset() call */
-		for (i = 2; i < pad; i++)
-			w[i] = 0;
+		zero_small(w + 2, pad - 2);
 		w += pad;
 	}
 	return w;
@@ -85,7 +132,7 @@ static ssize_t build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 		     const struct ipeh_limits *lim, unsigned int flags,
 		     struct ipeh_error *err, uint16_t *data_off)
 {
-	uint16_t idx[IPEH_OPTS_MAX];
+	uint16_t idx[IPEH_OPTS_MAX], ord[IPEH_OPTS_MAX];
 	uint8_t pads[IPEH_OPTS_MAX];
 	unsigned int max_cnt, max_len, cnt = 0;
 	bool did_deep_check = false;
@@ -109,11 +156,12 @@ static ssize_t build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 	}
 	hdr_max = flags & IPEH_F_SETSOCKOPT ? IPEH_BLOCK_MAX : IPEH_HDR_MAX;
 
-	/* stable insertion sort by preferred order */
+	/* stable insertion sort by preferred order (input often sorted) */
 	for (i = 0; i < nopts; i++) {
 		unsigned int order = t->params[opts[i].type].order;
 
-		for (j = i; j > 0 && t->params[opts[idx[j - 1]].type].order > order; j--)
+		ord[i] = (uint16_t)order;
+		for (j = i; j > 0 && ord[idx[j - 1]] > order; j--)
 			idx[j] = idx[j - 1];
 		idx[j] = (uint16_t)i;
 	}
@@ -176,8 +224,7 @@ static ssize_t build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 		w[1] = o->len;
 		if (data_off)
 			data_off[idx[i]] = (uint16_t)(offset + pad + 2);
-		if (o->len)
-			memcpy(w + 2, o->data, o->len);
+		copy_small(w + 2, o->data, o->len);
 		w += 2 + (size_t)o->len;
 		offset += pad + 2 + (size_t)o->len;
 	}
@@ -211,36 +258,6 @@ static inline bool params_equal(const struct ipeh_tlv_params *a,
 	memcpy(&a4, (const char *)a + 8, 4);
 	memcpy(&b4, (const char *)b + 8, 4);
 	return ((a8 ^ b8) | (a4 ^ b4)) == 0;
-}
-
-/*
- * Small copies without a call: 8-byte moves, the last one overlapping the
- * previous so that no byte outside [dst, dst + len) is written.
- */
-static inline void copy_small(uint8_t *dst, const uint8_t *src, size_t len)
-{
-	uint64_t v;
-	uint32_t w;
-	size_t i;
-
-	if (len >= 8) {
-		for (i = 0; i + 8 <= len; i += 8) {
-			memcpy(&v, src + i, 8);
-			memcpy(dst + i, &v, 8);
-		}
-		if (i < len) {
-			memcpy(&v, src + len - 8, 8);
-			memcpy(dst + len - 8, &v, 8);
-		}
-	} else if (len >= 4) {
-		memcpy(&w, src, 4);
-		memcpy(dst, &w, 4);
-		memcpy(&w, src + len - 4, 4);
-		memcpy(dst + len - 4, &w, 4);
-	} else {
-		for (i = 0; i < len; i++)
-			dst[i] = src[i];
-	}
 }
 
 static inline bool memo_hit(const struct ipeh_builder *b)
@@ -399,7 +416,9 @@ ssize_t ipeh_prepared_emit(const struct ipeh_prepared *p, void *buf,
 	uint8_t *w = buf;
 	size_t i;
 
-	if (!buf || buflen < p->len || !p->len)
+	if (!p->len)
+		return -EINVAL;		/* not prepared, or preparing failed */
+	if (!buf || buflen < p->len)
 		return -ENOBUFS;
 	copy_small(w, p->block, p->len);
 	if (data) {
