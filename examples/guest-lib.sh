@@ -50,12 +50,13 @@ ex_policy_grant() {
 	systemctl is-active --quiet tlvd 2>/dev/null && EX_TLVD_WAS_ACTIVE=1
 	if ex_have_tlvd; then
 		ex_say "policy: systemctl start tlvd (policy /etc/tlvd.conf: ioam and pmtu, user = check)"
-		if systemctl start tlvd; then
+		# an unmet Condition (no /etc/tlvd.conf) also "starts" successfully
+		if systemctl start tlvd && systemctl is-active --quiet tlvd; then
 			EX_POLICY_BY=tlvd
 			ex_say "policy: tlvd is $(systemctl is-active tlvd); $(systemctl show -p StatusText --value tlvd 2>/dev/null)"
 		else
 			rc=1
-			ex_say "policy: !!! systemctl start tlvd FAILED; its journal:"
+			ex_say "policy: !!! systemctl start tlvd FAILED (tlvd is $(systemctl is-active tlvd)); its journal:"
 			journalctl -u tlvd -n 20 --no-pager 2>&1 | sed 's/^/IPEH-DEMO:     /'
 		fi
 	fi
@@ -68,9 +69,13 @@ ex_policy_grant() {
 		fi
 		ex_say "policy: * (the same ioam/pmtu entries as tlvd.conf, set over netlink)  *"
 		ex_say "policy: ****************************************************************"
-		if ex_policy_fallback_grant 2>&1 | sed 's/^/IPEH-DEMO:     /'; then
+		local out
+		if out=$(ex_policy_fallback_grant 2>&1); then
 			EX_POLICY_BY=fallback
 		fi
+		sed 's/^/IPEH-DEMO:     /' <<< "$out"
+		[ -n "$EX_POLICY_BY" ] || ex_say "policy: !!! the fallback grant FAILED"
+		[ -n "$EX_POLICY_BY" ] || rc=1
 	fi
 	for ns in sender receiver; do
 		for t in ioam pmtu; do
