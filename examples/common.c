@@ -185,22 +185,18 @@ static int load_live(struct ipeh_table *t, char *why, size_t whylen)
 	return ret;
 }
 
-void ex_table_load(struct ex_table *xt, uint8_t type)
+void ex_table_init(struct ex_table *xt, uint8_t type,
+		   const struct ipeh_table *t, bool live)
 {
 	struct ipeh_tlv_params *p;
 
-	memset(xt, 0, sizeof(*xt));
+	if (&xt->table != t)
+		xt->table = *t;
 	xt->type = type;
-	xt->user_perm = IPEH_PERM_UNKNOWN;
-	if (load_live(&xt->table, xt->why_not_live,
-		      sizeof(xt->why_not_live)) == 0) {
-		xt->live = true;
-	} else {
-		ipeh_table_init_default(&xt->table, 0);
-	}
+	xt->live = live;
+	xt->layout_fallback = false;
 	p = &xt->table.params[type];
-	if (xt->live)
-		xt->user_perm = p->user_perm;
+	xt->user_perm = live ? p->user_perm : IPEH_PERM_UNKNOWN;
 	if (!p->order || !(p->class_mask & IPEH_CLASS_HOPOPT)) {
 		rfc_layout(type, p);
 		xt->layout_fallback = true;
@@ -210,6 +206,18 @@ void ex_table_load(struct ex_table *xt, uint8_t type)
 	 * kernel's decision, and its EPERM is what the user should see.
 	 */
 	p->user_perm = IPEH_PERM_CHECK;
+}
+
+void ex_table_load(struct ex_table *xt, uint8_t type)
+{
+	bool live;
+
+	memset(xt, 0, sizeof(*xt));
+	live = load_live(&xt->table, xt->why_not_live,
+			 sizeof(xt->why_not_live)) == 0;
+	if (!live)
+		ipeh_table_init_default(&xt->table, 0);
+	ex_table_init(xt, type, &xt->table, live);
 }
 
 ssize_t ex_build_hbh(const struct ex_table *xt, const uint8_t *data,

@@ -68,6 +68,9 @@ struct ex_table {
 };
 
 void ex_table_load(struct ex_table *xt, uint8_t type);
+/* The same from a given table (live: it is the kernel's). */
+void ex_table_init(struct ex_table *xt, uint8_t type,
+		   const struct ipeh_table *t, bool live);
 
 /*
  * Build the canonical Hop-by-Hop block carrying one option.  Returns its
