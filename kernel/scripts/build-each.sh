@@ -59,6 +59,7 @@ else
 	rm -rf "$src"
 	cp -a "$pristine" "$src"
 	git -C "$src" init -q
+	git -C "$src" config gc.auto 0
 	git -C "$src" add -f -A .
 	git -C "$src" -c user.name=build-each -c user.email=build-each@localhost \
 		commit -q -m pristine

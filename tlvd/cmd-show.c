@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdio.h>
+#include <string.h>
+
+#include "backend-nl.h"
+#include "json.h"
+#include "tlvctl.h"
+
+static void print_header(void)
+{
+	printf("%-16s %5s %-14s %-8s %-8s %-5s %-7s %s\n", "TYPE", "ORDER",
+	       "CLASS", "ADMIN", "USER", "ALIGN", "LENGTH", "LENGTH-MULT");
+}
+
+static void print_row(unsigned int type, const struct ipeh_tlv_params *p)
+{
+	char name[32], cls[24], align[16], len[16], mult[16];
+
+	tlv_type_format(type, name, sizeof(name));
+	if (!tlv_params_has_entry(p)) {
+		printf("%-16s %5s no entry\n", name, "-");
+		return;
+	}
+	snprintf(align, sizeof(align), "%un+%u", p->align_mult, p->align_off);
+	snprintf(len, sizeof(len), "%u-%u", p->min_data_len, p->max_data_len);
+	snprintf(mult, sizeof(mult), "%un+%u", p->data_len_mult,
+		 p->data_len_off);
+	printf("%-16s %5u %-14s %-8s %-8s %-5s %-7s %s\n", name, p->order,
+	       tlv_class_format(p->class_mask, cls, sizeof(cls)),
+	       tlv_perm_name(p->admin_perm), tlv_perm_name(p->user_perm),
+	       align, len, mult);
+}
+
+int cmd_show(int argc, char **argv, const struct cmd_opts *o)
+{
+	struct ipeh_table t;
+	struct backend be;
+	char msg[256];
+	int type = -1, all = 0, ret;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--all") || !strcmp(argv[i], "-a")) {
+			all = 1;
+		} else if (type < 0) {
+			type = tlvctl_type_arg(argv[i]);
+			if (type < 0)
+				return 2;
+		} else {
+			tlvctl_error("usage: tlvctl show [TYPE] [--all] [--json]");
+			return 2;
+		}
+	}
+	if (tlvctl_open(&be))
+		return 1;
+	ret = be.ops->dump(be.ctx, &t, msg, sizeof(msg));
+	nl_backend_close(&be);
+	if (ret) {
+		tlvctl_error("cannot read the table: %s", msg);
+		return 1;
+	}
+
+	if (o->json) {
+		if (type >= 0)
+			json_params(stdout, (unsigned int)type, &t.params[type]);
+		else
+			json_table(stdout, &t, all);
+		putchar('\n');
+		return 0;
+	}
+	print_header();
+	for (unsigned int i = TLV_TYPE_FIRST; i < TLV_TYPE_COUNT; i++) {
+		if (type >= 0 ? (int)i != type :
+		    !all && !tlv_params_has_entry(&t.params[i]))
+			continue;
+		print_row(i, &t.params[i]);
+	}
+	return 0;
+}

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tlvctl: show and change the kernel's IPv6 TLV parameter table.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "backend-nl.h"
+#include "log.h"
+#include "tlvctl.h"
+
+#ifndef TLVD_VERSION
+#define TLVD_VERSION "0"
+#endif
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv, const struct cmd_opts *o);
+	const char *usage;
+	const char *help;
+} cmds[] = {
+	{ "show", cmd_show, "show [TYPE] [--all] [--json]",
+	  "Show the table: the types with an entry, every type with --all,\n"
+	  "or one TYPE (a name such as ioam or a number such as 0x31)." },
+	{ "set", cmd_set, "set TYPE KEY VALUE [KEY VALUE]...",
+	  "Change TYPE.  KEY is order, class, admin, user, align, length or\n"
+	  "length-mult, with values as in tlvd.conf(5), e.g.\n"
+	  "  tlvctl set pmtu order 60 class hop user check align 4n+2 length 4\n"
+	  "Only the given keys are sent; a type with no entry needs order." },
+	{ "unset", cmd_unset, "unset TYPE",
+	  "Give TYPE back its kernel default." },
+	{ "apply", cmd_apply, "apply FILE",
+	  "Apply a tlvd.conf(5) policy once, as tlvd does at start:\n"
+	  "every change is logged; on failure the table is restored." },
+	{ "check", cmd_check, "check FILE [--json]",
+	  "Check a policy file; touches nothing.  Exit 1 on error." },
+	{ "diff", cmd_diff, "diff FILE [--json]",
+	  "Show what applying FILE would change.  Exit 0 if nothing,\n"
+	  "1 if something would change, 2 on error." },
+};
+
+#define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+void tlvctl_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("tlvctl: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int tlvctl_open(struct backend *be)
+{
+	char msg[256];
+
+	if (nl_backend_open(be, msg, sizeof(msg))) {
+		tlvctl_error("%s", msg);
+		return -1;
+	}
+	return 0;
+}
+
+int tlvctl_common_opts(int *argc, char **argv, struct cmd_opts *o)
+{
+	int out = 1, help = 0;
+
+	for (int i = 1; i < *argc; i++) {
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j"))
+			o->json = true;
+		else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			help = 1;
+		else
+			argv[out++] = argv[i];
+	}
+	*argc = out;
+	argv[out] = NULL;
+	return help;
+}
+
+int tlvctl_type_arg(const char *s)
+{
+	int type = tlv_type_parse(s);
+
+	if (type < 0)
+		tlvctl_error("unknown option type '%s' (expected a name such as ioam or pmtu, or a number from 2 to 255)",
+			     s);
+	return type;
+}
+
+static void usage(FILE *f)
+{
+	fputs("Usage: tlvctl [--json] COMMAND [ARGS]\n"
+	      "Show and change the kernel's IPv6 TLV parameter table.\n\n"
+	      "Commands:\n", f);
+	for (size_t i = 0; i < NCMDS; i++)
+		fprintf(f, "  %s\n", cmds[i].usage);
+	fputs("\nTYPE is a name (ioam, pmtu, ra, jumbo, calipso, hao, tel, exp-1e ...)\n"
+	      "or a number (49, 0x31).  --json: JSON output for show, check, diff.\n"
+	      "tlvctl COMMAND --help, tlvctl(8), tlvd.conf(5).\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	struct cmd_opts o = { .json = false };
+	int i = 1;
+
+	log_init("tlvctl");
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
+			o.json = true;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[i], "--version") ||
+			   !strcmp(argv[i], "-V")) {
+			printf("tlvctl %s\n", TLVD_VERSION);
+			return 0;
+		} else {
+			tlvctl_error("unknown option '%s'", argv[i]);
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (i == argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[i], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t c = 0; c < NCMDS; c++) {
+		int sub_argc = argc - i;
+		char **sub_argv = argv + i;
+
+		if (strcmp(argv[i], cmds[c].name))
+			continue;
+		if (tlvctl_common_opts(&sub_argc, sub_argv, &o)) {
+			printf("Usage: tlvctl %s\n%s\n", cmds[c].usage,
+			       cmds[c].help);
+			return 0;
+		}
+		return cmds[c].fn(sub_argc, sub_argv, &o);
+	}
+	tlvctl_error("unknown command '%s'", argv[i]);
+	usage(stderr);
+	return 2;
+}

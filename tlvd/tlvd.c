@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tlvd: keeps the kernel's IPv6 TLV parameter table as a policy file says.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+#include <linux/ipeh.h>
+#include <systemd/sd-daemon.h>
+
+#include "backend-nl.h"
+#include "daemon.h"
+#include "log.h"
+
+#ifndef TLVD_CONFIG
+#define TLVD_CONFIG "/etc/tlvd.conf"
+#endif
+#ifndef TLVD_VERSION
+#define TLVD_VERSION "0"
+#endif
+
+/* Notifications come in bursts (tlvd's own changes, tlvctl apply):
+ * look at the table once the burst is over.  If another program keeps
+ * fighting the policy, check at most once a second. */
+static const struct timeval notify_delay = { 0, 200 * 1000 };
+static const struct timeval notify_delay_busy = { 1, 0 };
+
+struct loop {
+	struct daemon d;
+	struct event_base *base;
+	struct event *timer;
+	struct event *soon;
+	struct event *notify;
+	int notify_fd;
+	int exit_code;
+	struct timespec last_soon;	/* last check after a notification */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: tlvd [-c FILE] [-i SECONDS]\n"
+		"       tlvd --check FILE\n"
+		"Keep the kernel's IPv6 TLV parameter table as FILE says.\n\n"
+		"  -c, --config FILE     policy file (default " TLVD_CONFIG ")\n"
+		"  -i, --interval SECS   re-check the table every SECS seconds\n"
+		"                        (overrides the file's interval; 0: never)\n"
+		"  -t, --check FILE      check FILE and exit; touches nothing\n"
+		"  -h, --help            this text\n"
+		"  -V, --version         version\n"
+		"See tlvd(8) and tlvd.conf(5).\n");
+}
+
+static void notify_status(struct loop *l, const char *state)
+{
+	daemon_update_status(&l->d);
+	sd_notifyf(0, "%sSTATUS=%s", state, l->d.status);
+}
+
+static void arm_timer(struct loop *l)
+{
+	unsigned int secs = daemon_interval(&l->d);
+	struct timeval tv = { .tv_sec = secs, .tv_usec = 0 };
+
+	evtimer_del(l->timer);
+	if (secs)
+		evtimer_add(l->timer, &tv);
+}
+
+static void on_timer(evutil_socket_t fd, short what, void *arg)
+{
+	struct loop *l = arg;
+
+	(void)fd;
+	(void)what;
+	if (daemon_check(&l->d) != 0)
+		notify_status(l, "");
+	arm_timer(l);
+}
+
+static void on_soon(evutil_socket_t fd, short what, void *arg)
+{
+	struct loop *l = arg;
+
+	(void)fd;
+	(void)what;
+	clock_gettime(CLOCK_MONOTONIC, &l->last_soon);
+	if (daemon_check(&l->d) != 0)
+		notify_status(l, "");
+}
+
+static bool checked_within_a_second(const struct loop *l)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return l->last_soon.tv_sec &&
+	       (now.tv_sec - l->last_soon.tv_sec) * 1000000000L +
+	       (now.tv_nsec - l->last_soon.tv_nsec) < 1000000000L;
+}
+
+static void on_notify(evutil_socket_t fd, short what, void *arg)
+{
+	struct loop *l = arg;
+	int n;
+
+	(void)what;
+	n = nl_notify_drain(fd);
+	if (n < 0 && n != -EAGAIN) {
+		log_msg(LOG_ERR, "tlv-changes socket: %s; relying on the periodic re-check",
+			strerror(-n));
+		event_del(l->notify);
+		return;
+	}
+	if (n && !evtimer_pending(l->soon, NULL))
+		evtimer_add(l->soon, checked_within_a_second(l) ?
+			    &notify_delay_busy : &notify_delay);
+}
+
+static void on_hup(evutil_socket_t sig, short what, void *arg)
+{
+	struct loop *l = arg;
+	struct timespec ts;
+
+	(void)sig;
+	(void)what;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	sd_notifyf(0, "RELOADING=1\nMONOTONIC_USEC=%llu\nSTATUS=reloading %s",
+		   (unsigned long long)ts.tv_sec * 1000000ULL +
+		   (unsigned long long)ts.tv_nsec / 1000ULL,
+		   l->d.config_path);
+	daemon_reload(&l->d);
+	arm_timer(l);
+	notify_status(l, "READY=1\n");
+}
+
+static void on_term(evutil_socket_t sig, short what, void *arg)
+{
+	struct loop *l = arg;
+
+	(void)what;
+	log_msg(LOG_INFO, "%s received", sig == SIGINT ? "SIGINT" : "SIGTERM");
+	event_base_loopbreak(l->base);
+}
+
+static int check_only(const char *path)
+{
+	struct policy pol;
+	struct policy_error err;
+
+	if (policy_parse_file(path, &pol, &err)) {
+		policy_error_print(stderr, path, &err);
+		return 1;
+	}
+	printf("%s: OK, %u option type%s\n", path, policy_count(&pol),
+	       policy_count(&pol) == 1 ? "" : "s");
+	return 0;
+}
+
+static int run(struct loop *l)
+{
+	struct event *sigs[3];
+	static const int signums[3] = { SIGHUP, SIGTERM, SIGINT };
+	char msg[256];
+
+	l->base = event_base_new();
+	if (!l->base) {
+		log_msg(LOG_ERR, "cannot create the event loop");
+		return 1;
+	}
+	for (int i = 0; i < 3; i++) {
+		sigs[i] = evsignal_new(l->base, signums[i],
+				       signums[i] == SIGHUP ? on_hup : on_term, l);
+		if (!sigs[i] || evsignal_add(sigs[i], NULL)) {
+			log_msg(LOG_ERR, "cannot watch signal %d", signums[i]);
+			return 1;
+		}
+	}
+	l->timer = evtimer_new(l->base, on_timer, l);
+	l->soon = evtimer_new(l->base, on_soon, l);
+
+	l->notify_fd = nl_notify_open(msg, sizeof(msg));
+	if (l->notify_fd >= 0) {
+		l->notify = event_new(l->base, l->notify_fd, EV_READ | EV_PERSIST,
+				      on_notify, l);
+		event_add(l->notify, NULL);
+		log_msg(LOG_INFO, "watching the " IPEH_TLV_GENL_MCGRP_NAME
+			" multicast group");
+	} else {
+		log_msg(LOG_NOTICE, "%s; relying on the periodic re-check", msg);
+	}
+	arm_timer(l);
+	notify_status(l, "READY=1\n");
+	if (daemon_interval(&l->d))
+		log_msg(LOG_INFO, "ready; re-checking every %u s",
+			daemon_interval(&l->d));
+	else
+		log_msg(LOG_INFO, "ready; periodic re-check off");
+
+	event_base_dispatch(l->base);
+
+	sd_notify(0, "STOPPING=1\nSTATUS=stopping");
+	if (daemon_stop(&l->d))
+		l->exit_code = 1;
+
+	if (l->notify)
+		event_free(l->notify);
+	if (l->notify_fd >= 0)
+		close(l->notify_fd);
+	event_free(l->soon);
+	event_free(l->timer);
+	for (int i = 0; i < 3; i++)
+		event_free(sigs[i]);
+	event_base_free(l->base);
+	return l->exit_code;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "check", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	static struct loop l;
+	const char *config = TLVD_CONFIG;
+	struct backend be;
+	char msg[256];
+	int c, ret, interval = -1;
+
+	log_init("tlvd");
+	l.notify_fd = -1;
+
+	while ((c = getopt_long(argc, argv, "c:i:t:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			config = optarg;
+			break;
+		case 'i': {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (optarg[0] < '0' || optarg[0] > '9' || *end ||
+			    errno || v > POLICY_MAX_INTERVAL) {
+				fprintf(stderr, "tlvd: --interval: expected seconds from 0 to %u\n",
+					POLICY_MAX_INTERVAL);
+				return 2;
+			}
+			interval = (int)v;
+			break;
+		}
+		case 't':
+			return check_only(optarg);
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("tlvd %s\n", TLVD_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+
+	ret = nl_backend_open(&be, msg, sizeof(msg));
+	if (ret) {
+		log_msg(LOG_ERR, "%s", msg);
+		sd_notifyf(0, "STATUS=%s\nERRNO=%d", msg, -ret);
+		return 1;
+	}
+	if (!have_cap_net_admin()) {
+		nl_strerror(-EPERM, NULL, msg, sizeof(msg));
+		log_msg(LOG_ERR, "%s", msg);
+		sd_notifyf(0, "STATUS=%s\nERRNO=%d", msg, EPERM);
+		nl_backend_close(&be);
+		return 1;
+	}
+	daemon_init(&l.d, config, &be, &log_stderr);
+	l.d.interval_override = interval;
+	if (daemon_start(&l.d)) {
+		sd_notifyf(0, "STATUS=%s", l.d.last_error);
+		nl_backend_close(&be);
+		return 1;
+	}
+	ret = run(&l);
+	nl_backend_close(&l.d.be);
+	return ret;
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A fake kernel table behind tlvd's struct backend: SET and UNSET behave
+ * as the kernel's (libipeh's ipeh_table_set/unset: range checks, -EALREADY
+ * for a taken order, UNSET back to the built-in default), and any call can
+ * be made to fail.
+ */
+#ifndef TEST_TLVD_FAKE_H
+#define TEST_TLVD_FAKE_H
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "apply.h"
+
+struct fake {
+	struct ipeh_table t;
+	unsigned int calls;	/* set + unset calls */
+	unsigned int dumps;
+	uint64_t fail_calls;	/* bit N-1: fail the Nth set/unset call */
+	int fail_type;		/* fail calls on this type ... */
+	int fail_type_times;	/* ... this many times (-1: always) */
+	int fail_errno;
+	bool fail_dump;
+	char calls_log[4096];	/* "set 0x31;unset 0x99;" */
+	char log[8192];		/* the lines tlvd logged, '\n'-separated */
+};
+
+static inline bool fake_should_fail(struct fake *f, uint8_t type)
+{
+	if (f->calls <= 64 && (f->fail_calls >> (f->calls - 1)) & 1)
+		return true;
+	if (f->fail_type == type && f->fail_type_times) {
+		if (f->fail_type_times > 0)
+			f->fail_type_times--;
+		return true;
+	}
+	return false;
+}
+
+static inline int fake_dump(void *ctx, struct ipeh_table *t, char *msg,
+			    size_t len)
+{
+	struct fake *f = ctx;
+
+	f->dumps++;
+	if (f->fail_dump) {
+		snprintf(msg, len, "fake dump failure");
+		return -EIO;
+	}
+	*t = f->t;
+	return 0;
+}
+
+static inline int fake_set(void *ctx, uint8_t type,
+			   const struct ipeh_tlv_params *p, char *msg,
+			   size_t len)
+{
+	struct fake *f = ctx;
+	struct ipeh_tlv_params q = *p;
+	struct ipeh_error e;
+	int ret;
+
+	f->calls++;
+	snprintf(f->calls_log + strlen(f->calls_log),
+		 sizeof(f->calls_log) - strlen(f->calls_log), "set 0x%02x;",
+		 type);
+	if (fake_should_fail(f, type)) {
+		snprintf(msg, len, "fake refusal");
+		return -(f->fail_errno ? f->fail_errno : EINVAL);
+	}
+	if (q.admin_perm == IPEH_PERM_UNKNOWN)
+		q.admin_perm = f->t.params[type].admin_perm;
+	ipeh_error_clear(&e);
+	ret = ipeh_table_set(&f->t, type, &q, &e);
+	if (ret < 0)
+		snprintf(msg, len, "%s", e.msg);
+	return ret < 0 ? ret : 0;
+}
+
+static inline int fake_unset(void *ctx, uint8_t type, char *msg, size_t len)
+{
+	struct fake *f = ctx;
+
+	f->calls++;
+	snprintf(f->calls_log + strlen(f->calls_log),
+		 sizeof(f->calls_log) - strlen(f->calls_log), "unset 0x%02x;",
+		 type);
+	if (fake_should_fail(f, type)) {
+		snprintf(msg, len, "fake refusal");
+		return -(f->fail_errno ? f->fail_errno : EINVAL);
+	}
+	return ipeh_table_unset(&f->t, type, 0);
+}
+
+static const struct backend_ops fake_ops = {
+	.dump = fake_dump, .set = fake_set, .unset = fake_unset,
+};
+
+static inline void fake_log(void *arg, int level, const char *line)
+{
+	struct fake *f = arg;
+	size_t used = strlen(f->log);
+
+	(void)level;
+	snprintf(f->log + used, sizeof(f->log) - used, "%s\n", line);
+}
+
+/* A kernel with the built-in table, nothing failing. */
+static inline void fake_init(struct fake *f, struct backend *be,
+			     struct logger *log)
+{
+	memset(f, 0, sizeof(*f));
+	ipeh_table_init_default(&f->t, 0);
+	f->fail_type = -1;
+	be->ops = &fake_ops;
+	be->ctx = f;
+	log->fn = fake_log;
+	log->arg = f;
+}
+
+static inline void fake_reset_counters(struct fake *f)
+{
+	f->calls = 0;
+	f->dumps = 0;
+	f->calls_log[0] = '\0';
+	f->log[0] = '\0';
+}
+
+/* Fails the set/unset calls numbered in @calls (1-based, 0-terminated). */
+static inline void fake_fail_calls(struct fake *f, const unsigned int *calls)
+{
+	f->fail_calls = 0;
+	for (; *calls; calls++)
+		f->fail_calls |= UINT64_C(1) << (*calls - 1);
+}
+
+#define FAIL_CALLS(f, ...) \
+	fake_fail_calls(f, (const unsigned int[]){ __VA_ARGS__, 0 })
+
+/* Every field, padding aside. */
+static inline bool params_identical(const struct ipeh_tlv_params *a,
+				    const struct ipeh_tlv_params *b)
+{
+	return a->order == b->order && a->admin_perm == b->admin_perm &&
+	       a->user_perm == b->user_perm && a->class_mask == b->class_mask &&
+	       a->align_mult == b->align_mult && a->align_off == b->align_off &&
+	       a->min_data_len == b->min_data_len &&
+	       a->max_data_len == b->max_data_len &&
+	       a->data_len_mult == b->data_len_mult &&
+	       a->data_len_off == b->data_len_off;
+}
+
+#endif

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * LD_PRELOAD stand-in for libipeh's netlink client, for the host smoke
+ * test of the real tlvd and tlvctl binaries (unit/test-tlvd-smoke.py):
+ * the "kernel table" is a file, so tlvd and tlvctl share it.
+ *
+ *   TLVD_FAKE_TABLE=path     the table (created with the built-in default)
+ *   TLVD_FAKE_NO_FAMILY=1    ipeh_nl_open() fails with -ENOENT
+ *   TLVD_FAKE_FAIL_TYPE=N    every SET/UNSET of type N fails (-EINVAL)
+ *
+ * Table semantics are libipeh's (ipeh_table_set/unset), as the kernel's.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <ipeh.h>
+
+struct ipeh_nl {
+	int dummy;
+};
+
+static int fake_fail(struct ipeh_error *err, int e, const char *msg)
+{
+	if (err) {
+		err->err = e;
+		err->rule = IPEH_RULE_NETLINK;
+		snprintf(err->msg, sizeof(err->msg), "%s", msg);
+	}
+	return e;
+}
+
+static int load(struct ipeh_table *t)
+{
+	const char *path = getenv("TLVD_FAKE_TABLE");
+	int fd;
+
+	if (!path)
+		return -EINVAL;
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		ipeh_table_init_default(t, 0);
+		return 0;
+	}
+	flock(fd, LOCK_SH);
+	if (read(fd, t, sizeof(*t)) != (ssize_t)sizeof(*t))
+		ipeh_table_init_default(t, 0);
+	close(fd);
+	return 0;
+}
+
+static int store(const struct ipeh_table *t)
+{
+	const char *path = getenv("TLVD_FAKE_TABLE");
+	char tmp[4200];
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, t, sizeof(*t)) != (ssize_t)sizeof(*t)) {
+		close(fd);
+		return -EIO;
+	}
+	close(fd);
+	return rename(tmp, path) ? -errno : 0;
+}
+
+int ipeh_nl_open(struct ipeh_nl **nlp, struct ipeh_error *err)
+{
+	if (getenv("TLVD_FAKE_NO_FAMILY"))
+		return fake_fail(err, -ENOENT,
+				 "kernel has no \"ipv6-tlv\" netlink family");
+	*nlp = calloc(1, sizeof(**nlp));
+	return *nlp ? 0 : -ENOMEM;
+}
+
+void ipeh_nl_close(struct ipeh_nl *nl)
+{
+	free(nl);
+}
+
+int ipeh_nl_dump_table(struct ipeh_nl *nl, struct ipeh_table *t,
+		       struct ipeh_error *err)
+{
+	(void)nl;
+	(void)err;
+	return load(t);
+}
+
+static int fails(uint8_t type)
+{
+	const char *s = getenv("TLVD_FAKE_FAIL_TYPE");
+
+	return s && strtol(s, NULL, 0) == type;
+}
+
+int ipeh_nl_set(struct ipeh_nl *nl, uint8_t type,
+		const struct ipeh_tlv_params *p, unsigned int mask,
+		struct ipeh_error *err)
+{
+	struct ipeh_table t;
+	struct ipeh_tlv_params q;
+	int ret;
+
+	(void)nl;
+	if (fails(type))
+		return fake_fail(err, -EINVAL, "fake kernel refuses this type");
+	load(&t);
+	q = t.params[type];
+#define TAKE(bit, field) if (mask & (bit)) q.field = p->field
+	TAKE(IPEH_ATTR_ORDER, order);
+	TAKE(IPEH_ATTR_ADMIN_PERM, admin_perm);
+	TAKE(IPEH_ATTR_USER_PERM, user_perm);
+	TAKE(IPEH_ATTR_CLASS, class_mask);
+	TAKE(IPEH_ATTR_ALIGN_MULT, align_mult);
+	TAKE(IPEH_ATTR_ALIGN_OFF, align_off);
+	TAKE(IPEH_ATTR_MIN_DATA_LEN, min_data_len);
+	TAKE(IPEH_ATTR_MAX_DATA_LEN, max_data_len);
+	TAKE(IPEH_ATTR_DATA_LEN_MULT, data_len_mult);
+	TAKE(IPEH_ATTR_DATA_LEN_OFF, data_len_off);
+#undef TAKE
+	ret = ipeh_table_set(&t, type, &q, err);
+	if (ret < 0)
+		return ret;
+	return store(&t);
+}
+
+int ipeh_nl_unset(struct ipeh_nl *nl, uint8_t type, struct ipeh_error *err)
+{
+	struct ipeh_table t;
+
+	(void)nl;
+	if (fails(type))
+		return fake_fail(err, -EINVAL, "fake kernel refuses this type");
+	load(&t);
+	ipeh_table_unset(&t, type, 0);
+	return store(&t);
+}
