@@ -32,7 +32,9 @@ struct options {
 /* What one datagram carried and what we answered. */
 struct exchange {
 	unsigned long n;
-	char from[128];
+	char from[128];		/* "[2001:db8::1]:40612" */
+	char ip[80];
+	unsigned int port;
 	long seq;		/* from pmtu-sender's payload, -1 = none */
 	bool hbh;
 	bool has_opt;
@@ -133,7 +135,8 @@ static void print_exchange(const struct exchange *x, bool json)
 {
 	if (json) {
 		printf("{\"event\":\"packet\",\"n\":%lu,\"from\":", x->n);
-		ex_json_str(stdout, x->from);
+		ex_json_str(stdout, x->ip);
+		printf(",\"port\":%u", x->port);
 		if (x->seq >= 0)
 			printf(",\"seq\":%ld", x->seq);
 		printf(",\"hbh\":%s,\"pmtu_option\":%s", x->hbh ? "true" : "false",
@@ -317,6 +320,8 @@ static int receive_one(int fd, const struct options *o,
 	else if (!strncmp(buf, "pmtu-sender probe", 17))
 		return 0;	/* the sender's kernel PMTU probe made it through */
 	ex_format_addr(&from, x.from, sizeof(x.from));
+	ex_format_ip(&from, x.ip, sizeof(x.ip));
+	x.port = ntohs(from.sin6_port);
 	while ((ret = ipeh_cmsg_next(&msg, &cookie, &hdr, &b, &blen)) > 0)
 		if (hdr == IPEH_HDR_HOPOPTS)
 			parse_hbh(&x, b, blen);
@@ -335,6 +340,7 @@ static int decode_only(const struct options *o)
 	if (n < 2 || ((size_t)block[1] + 1) * 8 > (size_t)n)
 		ex_usage_error("--decode: not a Hop-by-Hop header in hex");
 	snprintf(x.from, sizeof(x.from), "(decoded)");
+	snprintf(x.ip, sizeof(x.ip), "(decoded)");
 	parse_hbh(&x, block, (size_t)n);
 	print_exchange(&x, o->json);
 	return x.has_opt ? EX_OK : EX_FAIL;
