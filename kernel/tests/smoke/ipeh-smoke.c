@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <linux/ipeh.h>
 
@@ -148,6 +150,31 @@ static int recv_opt(int rx, int want, unsigned char *out)
 	return 0;
 }
 
+static long in_hdr_errors(void)
+{
+	char line[256];
+	long v = -1;
+	FILE *f = fopen("/proc/net/snmp6", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Ip6InHdrErrors %ld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+static int write_file(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(val, f);
+	return fclose(f);
+}
+
 int main(void)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
@@ -212,6 +239,29 @@ int main(void)
 
 	rx = -1;
 	tx = udp_pair(&rx, &to);
+
+	/* A Destination options header longer than max_dst_opts_length is
+	 * dropped on receive and counted in Ip6InHdrErrors.
+	 */
+	{
+		static unsigned char longdst[16] = { 17, 1, 1, 12 };
+		long before, after;
+
+		mkdir("/proc", 0755);
+		mount("proc", "/proc", "proc", 0, NULL);
+		before = in_hdr_errors();
+		err = write_file("/proc/sys/net/ipv6/max_dst_opts_length", "8");
+		setsockopt(tx, IPPROTO_IPV6, IPV6_DSTOPTS, longdst, 16);
+		sendto(tx, "z", 1, 0, (void *)&to, sizeof(to));
+		usleep(100000);
+		after = in_hdr_errors();
+		CHECK(!err && before >= 0 && after == before + 1 &&
+		      recv_opt(rx, IPV6_DSTOPTS, got) == -EAGAIN,
+		      "over-long destination options dropped and counted in Ip6InHdrErrors (%ld -> %ld)",
+		      before, after);
+		write_file("/proc/sys/net/ipv6/max_dst_opts_length", "2147483647");
+		setsockopt(tx, IPPROTO_IPV6, IPV6_DSTOPTS, NULL, 0);
+	}
 
 	if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
 		printf("# cannot drop privileges\n");
