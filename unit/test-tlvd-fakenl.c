@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * LD_PRELOAD stand-in for libipeh's netlink client, for the host smoke
- * test of the real tlvd and tlvctl binaries (unit/test-tlvd-smoke.py):
+ * test of the real tlvd and tlvctl binaries (unit/test-tlvd-smoke.sh):
  * the "kernel table" is a file, so tlvd and tlvctl share it.
  *
  *   TLVD_FAKE_TABLE=path     the table (created with the built-in default)
