@@ -258,8 +258,8 @@ int ipeh_limits_read(enum ipeh_hdr hdr, struct ipeh_limits *lim);
  * setsockopt() (IPEH_F_SETSOCKOPT) or by a sendmsg() cmsg: same verdict,
  * same errno (0, -EINVAL, -EPERM, -E2BIG, -EMSGSIZE), following
  * kernel/TLV-TABLE.md.  lim NULL = kernel defaults; the count limit is
- * |max_opts_number| as in the kernel.  On failure err (if not NULL) names the option, the offset
- * and the rule.
+ * |max_opts_number| as in the kernel.  On failure err (if not NULL) names
+ * the option, the offset and the rule.
  */
 int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 		  const void *block, size_t len,
@@ -277,7 +277,7 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
  * checked against the table, the permission (IPEH_F_ADMIN or user), the
  * class and the limits exactly as ipeh_validate() would, so a block that
  * is returned is one the kernel accepts.  Returns the block length or a
- * negative errno; on failure nothing useful is in buf.  lim NULL = kernel
+ * negative errno; on failure nothing is written to buf.  lim NULL = kernel
  * defaults.  The next-header byte is written as 0 (the kernel sets it).
  */
 ssize_t ipeh_build(const struct ipeh_table *t, enum ipeh_hdr hdr,
@@ -310,6 +310,10 @@ struct ipeh_builder_memo {
 	uint8_t skel[IPEH_HDR_MAX];	/* the block; data areas overwritten */
 };
 
+/*
+ * About 4.5 KiB: keep one per flow (static or heap), set up with
+ * ipeh_builder_init(); the fields are not to be changed directly.
+ */
 struct ipeh_builder {
 	const struct ipeh_table *table;
 	enum ipeh_hdr hdr;
