@@ -296,6 +296,13 @@ ssize_t ipeh_build(const struct ipeh_table *t, enum ipeh_hdr hdr,
  * to those used last time, the layout and every check are known to give
  * the same result, so only the bytes are written.  Data may differ.
  */
+struct ipeh_builder_memo_opt {	/* one per option, input order */
+	uint8_t type;
+	uint8_t len;
+	uint16_t data_off;
+	struct ipeh_tlv_params params;	/* the table entry used */
+};
+
 struct ipeh_builder_memo {
 	bool valid;
 	uint8_t nopts;
@@ -304,9 +311,8 @@ struct ipeh_builder_memo {
 	enum ipeh_hdr hdr;
 	unsigned int flags;
 	struct ipeh_limits limits;
-	uint16_t key[IPEH_BUILDER_MAX_OPTS];	/* type << 8 | len, input order */
-	uint16_t data_off[IPEH_BUILDER_MAX_OPTS]; /* input order */
-	struct ipeh_tlv_params params[IPEH_BUILDER_MAX_OPTS];
+	struct ipeh_builder_memo_opt opt[IPEH_BUILDER_MAX_OPTS];
+	uint16_t data_off[IPEH_BUILDER_MAX_OPTS]; /* build()'s output */
 	uint8_t skel[IPEH_HDR_MAX];	/* the block; data areas overwritten */
 };
 

@@ -255,18 +255,20 @@ static inline bool params_equal(const struct ipeh_tlv_params *a,
 static inline bool memo_hit(const struct ipeh_builder *b)
 {
 	const struct ipeh_builder_memo *m = &b->memo;
-	size_t i;
+	const struct ipeh_tlv_params *tp = b->table->params;
+	size_t i, n = b->nopts;
 
-	if (!m->valid || m->nopts != b->nopts || m->table != b->table ||
-	    m->hdr != b->hdr || m->flags != b->flags ||
-	    m->limits.max_opts_number != b->limits.max_opts_number ||
-	    m->limits.max_opts_length != b->limits.max_opts_length)
+	/* table, header, flags and limits change only through init(),
+	 * which drops the memo; the table's entries are compared here
+	 */
+	if (!m->valid || m->nopts != n || m->table != b->table)
 		return false;
-	for (i = 0; i < b->nopts; i++) {
+	for (i = 0; i < n; i++) {
+		const struct ipeh_builder_memo_opt *mo = &m->opt[i];
 		const struct ipeh_opt *o = &b->opts[i];
 
-		if (m->key[i] != (uint16_t)(o->type << 8 | o->len) ||
-		    !params_equal(&m->params[i], &b->table->params[o->type]))
+		if (mo->type != o->type || mo->len != o->len ||
+		    !params_equal(&mo->params, &tp[o->type]))
 			return false;
 	}
 	return true;
@@ -278,11 +280,14 @@ static void memo_store(struct ipeh_builder *b, const void *blk, size_t len)
 	size_t i;
 
 	for (i = 0; i < b->nopts; i++) {
+		struct ipeh_builder_memo_opt *mo = &m->opt[i];
 		const struct ipeh_opt *o = &b->opts[i];
 
-		m->key[i] = (uint16_t)(o->type << 8 | o->len);
-		memcpy(&m->params[i], &b->table->params[o->type],
-		       sizeof(m->params[i]));
+		mo->type = o->type;
+		mo->len = o->len;
+		mo->data_off = m->data_off[i];
+		memcpy(&mo->params, &b->table->params[o->type],
+		       sizeof(mo->params));
 	}
 	m->nopts = (uint8_t)b->nopts;
 	m->len = (uint16_t)len;
@@ -366,7 +371,7 @@ ssize_t ipeh_builder_finish(struct ipeh_builder *b, void *buf, size_t buflen,
 					  m->len, buflen);
 		copy_small(w, m->skel, m->len);
 		for (i = 0; i < b->nopts; i++)
-			copy_small(w + m->data_off[i], b->opts[i].data,
+			copy_small(w + m->opt[i].data_off, b->opts[i].data,
 				   b->opts[i].len);
 		return m->len;
 	}
