@@ -16,7 +16,11 @@ done
 say() { echo "IPEH-GUEST: $*"; }
 
 if [ -d /ipeh/stage/root ]; then
-	cp -a /ipeh/stage/root/. /
+	# tar, not cp: /lib, /bin and /sbin are symlinks into /usr on Debian 12
+	# and must stay so (cp -a refuses to put a directory over them)
+	if ! tar -C /ipeh/stage/root -cf - . | tar -C / -xf - --keep-directory-symlink; then
+		say "installing the staged build FAILED"
+	fi
 	ldconfig
 	systemctl daemon-reload
 	say "installed the staged build ($(cat /ipeh/stage/build-id 2>/dev/null || echo unknown))"
