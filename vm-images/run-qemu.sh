@@ -96,7 +96,7 @@ tr -d '\r' < "$console" | sed -n 's/^\[ *[0-9]*\.[0-9]*\] //p' > "$results/kerne
 
 # KUnit TAP: cases are the result lines one level below a top-level suite.
 awk '
-	/^    # Subtest: / { suite = substr($0, 17); next }
+	/^    # Subtest: / { suite = substr($0, 16); next }
 	/^    (not )?ok [0-9]+ / {
 		line = substr($0, 5)
 		status = "ok"
