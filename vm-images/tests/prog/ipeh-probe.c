@@ -10,6 +10,8 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <ipeh.h>
@@ -44,6 +47,15 @@ static int usage(void)
 	      "  send HDR HEX ADDR PORT [--cmsg]  one UDP datagram carrying the block\n"
 	      "  recv PORT COUNT SECONDS      print received option blocks\n"
 	      "  difftest HDR N SEED          kernel vs libipeh on N random blocks\n"
+	      "  hostile HDR NSOCK NCMSG SEED random/mutated blocks through setsockopt\n"
+	      "                               and sendmsg; kernel must not accept more\n"
+	      "                               than libipeh\n"
+	      "  rawnl CMD [ATTR:HEX]...      raw ipv6-tlv request (CMD set|unset|get|N):\n"
+	      "                               verdict, extack message, offset, missing attr\n"
+	      "  flip N [USEC]                admin: N x (SET+UNSET) of IOAM and 0x3e,\n"
+	      "                               USEC after each\n"
+	      "  sendloop HDR HEX ADDR PORT N USEC  N datagrams (block in a cmsg),\n"
+	      "                               a USEC pause every 8: counts of verdicts\n"
 	      "HDR is hop, dst or rtdst; HEX is the whole header (next-header byte first).\n",
 	      stderr);
 	return 2;
@@ -470,6 +482,479 @@ static int cmd_difftest(int argc, char **argv)
 	return 0;
 }
 
+/* ---- hostile processes (issue 7 §5) ---- */
+
+/* Random option types the generator prefers: padding, the table's entries,
+ * the experimental types, anything. */
+static uint8_t pick_type(const struct ipeh_table *t, uint64_t *s)
+{
+	static const uint8_t some[] = { 0, 1, 0x05, 0x07, 0x31, 0xc2, 0xc9, 0x1e,
+					0x3e, 0x5e, 0x7e, 0x9e, 0xbe, 0xde, 0xfe };
+	uint32_t k = rnd(s) % 4;
+
+	if (k == 0)
+		return some[rnd(s) % sizeof(some)];
+	if (k == 1) {
+		for (int tries = 0; tries < 64; tries++) {
+			uint8_t ty = (uint8_t)(2 + rnd(s) % 254);
+
+			if (ipeh_table_get(t, ty)->order)
+				return ty;
+		}
+	}
+	return (uint8_t)rnd(s);
+}
+
+/* A canonical block of options the caller may send (user_perm not none). */
+static int gen_user_canonical(const struct ipeh_table *t, enum ipeh_hdr hdr,
+			      uint64_t *s, uint8_t *out, size_t cap)
+{
+	uint8_t allowed[256], data[8][256];
+	struct ipeh_opt opts[8];
+	size_t n = 0, na = 0, want;
+
+	for (int ty = 2; ty < 256; ty++) {
+		const struct ipeh_tlv_params *p = ipeh_table_get(t, (uint8_t)ty);
+
+		if (p->order && (p->class_mask & hdr) && p->user_perm != IPEH_PERM_NONE)
+			allowed[na++] = (uint8_t)ty;
+	}
+	if (!na)
+		return -1;
+	want = 1 + rnd(s) % 4;
+	while (n < want) {
+		uint8_t type = allowed[rnd(s) % na];
+		const struct ipeh_tlv_params *p = ipeh_table_get(t, type);
+		unsigned int len = p->min_data_len +
+				   rnd(s) % (p->max_data_len - p->min_data_len + 1u);
+
+		while (len % p->data_len_mult != p->data_len_off && len < p->max_data_len)
+			len++;
+		if (len % p->data_len_mult != p->data_len_off || len > 120)
+			len = p->min_data_len;
+		for (unsigned int i = 0; i < len; i++)
+			data[n][i] = (uint8_t)rnd(s);
+		opts[n].type = type;
+		opts[n].len = (uint8_t)len;
+		opts[n].data = data[n];
+		n++;
+	}
+	return (int)ipeh_build(t, hdr, opts, n, out, cap, NULL, 0, NULL);
+}
+
+/* A hostile block: canonical then mutated, TLV-shaped random, or random
+ * bytes; then 0..3 mutations. Returns its length (>= 2). */
+static int gen_hostile(const struct ipeh_table *t, enum ipeh_hdr hdr,
+		       uint64_t *s, uint8_t *blk, size_t cap)
+{
+	uint32_t kind = rnd(s) % 8;
+	int len = 0, nmut;
+
+	if (kind < 2)
+		len = gen_canonical(t, hdr, s, blk, cap);
+	else if (kind < 5)
+		len = gen_user_canonical(t, hdr, s, blk, cap);
+	if (len < 8) {
+		len = 8 * (1 + (int)(rnd(s) % 6));
+		if (kind == 7) {
+			for (int j = 2; j < len; j++)
+				blk[j] = (uint8_t)rnd(s);
+		} else {
+			int off = 2;
+
+			memset(blk, 0, (size_t)len);
+			while (off < len) {
+				uint8_t ty = pick_type(t, s);
+				int dl = (int)(rnd(s) % 3 ? rnd(s) % 12 : rnd(s) % 64);
+
+				blk[off++] = ty;
+				if (ty == 0 || off >= len)
+					continue;
+				blk[off++] = (uint8_t)dl;
+				for (int j = 0; j < dl && off < len; j++)
+					blk[off++] = rnd(s) % 2 ? 0 : (uint8_t)rnd(s);
+			}
+		}
+		blk[1] = (uint8_t)(len / 8 - 1);
+	}
+	/* a third of the blocks unchanged, the others with 1..3 mutations */
+	nmut = rnd(s) % 3 ? 1 + (int)(rnd(s) % 3) : 0;
+	for (int k = 0; k < nmut; k++) {
+		uint32_t at = 2 + rnd(s) % (uint32_t)(len > 2 ? len - 2 : 1);
+
+		switch (rnd(s) % 9) {
+		case 0:
+			blk[at] ^= (uint8_t)(1u << (rnd(s) % 8));
+			break;
+		case 1:
+			blk[at] = (uint8_t)rnd(s);
+			break;
+		case 2:
+			blk[at] = (uint8_t)(rnd(s) % 2);
+			break;
+		case 3: /* the header lies about its length */
+			blk[1] = (uint8_t)(rnd(s) % 8 ? rnd(s) % 8 : rnd(s));
+			break;
+		case 4: /* a buffer that is not a multiple of 8, or too short */
+			len = 2 + (int)(rnd(s) % (uint32_t)(len - 1));
+			break;
+		case 5: /* grow by 8 zero bytes (a longer header, trailing Pad1s) */
+			if ((size_t)len + 8 <= cap) {
+				memset(blk + len, 0, 8);
+				len += 8;
+				blk[1] = (uint8_t)(len / 8 - 1);
+			}
+			break;
+		case 6: /* an option's length byte */
+			if (at + 1 < (uint32_t)len)
+				blk[at + 1] = (uint8_t)(rnd(s) % 16);
+			break;
+		case 7: /* swap two 2-byte words (reorders options) */
+			if (len >= 8) {
+				uint32_t b = 2 + rnd(s) % (uint32_t)(len - 3);
+				uint8_t x0 = blk[at], x1 = blk[at + 1 < (uint32_t)len ? at + 1 : at];
+
+				blk[at] = blk[b];
+				blk[b] = x0;
+				if (at + 1 < (uint32_t)len && b + 1 < (uint32_t)len) {
+					blk[at + 1] = blk[b + 1];
+					blk[b + 1] = x1;
+				}
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	if (len >= 1)
+		blk[0] = (uint8_t)rnd(s);
+	return len;
+}
+
+static long elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) * 1000L + (t1.tv_nsec - t0->tv_nsec) / 1000000L;
+}
+
+static int cmd_hostile(int argc, char **argv)
+{
+	struct sockaddr_in6 lo = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+	struct ipeh_limits lim;
+	struct ipeh_table t;
+	struct ipeh_error e;
+	struct ipeh_nl *nl;
+	struct timespec t0;
+	long nsock, ncmsg, acc[2] = { 0, 0 }, viol[2] = { 0, 0 }, mism[2] = { 0, 0 };
+	long rcvd = 0, nlost = 0;
+	socklen_t sl = sizeof(lo);
+	uint64_t seed;
+	int hdr, fd, rfd, r;
+
+	if (argc < 5 || (hdr = hdr_arg(argv[1])) < 0)
+		return usage();
+	nsock = atol(argv[2]);
+	ncmsg = atol(argv[3]);
+	seed = strtoull(argv[4], NULL, 0);
+	nl = nl_open_or_report();
+	if (!nl)
+		return 1;
+	ipeh_error_clear(&e);
+	r = ipeh_nl_dump_table(nl, &t, &e);
+	ipeh_nl_close(nl);
+	if (r < 0) {
+		printf("%s %s\n", errtok(r), e.msg);
+		return 1;
+	}
+	if (ipeh_limits_read((enum ipeh_hdr)hdr, &lim) < 0)
+		ipeh_limits_default(&lim);
+	fd = udp6_socket();
+	rfd = udp6_socket();
+	if (fd < 0 || rfd < 0)
+		return 1;
+	/* accepted datagrams go to ::1 and are received (and so parsed) here */
+	if (bind(rfd, (struct sockaddr *)&lo, sizeof(lo)) < 0 ||
+	    getsockname(rfd, (struct sockaddr *)&lo, &sl) < 0) {
+		perror("ipeh-probe: bind ::1");
+		return 1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (long i = 0; i < nsock + ncmsg; i++) {
+		uint8_t blk[IPEH_HDR_MAX + 16], ctl[IPEH_HDR_MAX + 64], sink[64];
+		int via = i >= nsock; /* 0 setsockopt, 1 sendmsg cmsg */
+		int len = gen_hostile(&t, (enum ipeh_hdr)hdr, &seed, blk, IPEH_HDR_MAX);
+		int kr, ur;
+
+		if (!via) {
+			kr = ipeh_sock_set(fd, (enum ipeh_hdr)hdr, blk, (size_t)len);
+			ipeh_sock_clear(fd, (enum ipeh_hdr)hdr);
+		} else {
+			struct iovec iov = { .iov_base = "hostile", .iov_len = 7 };
+			struct msghdr msg = { .msg_name = &lo, .msg_namelen = sizeof(lo),
+					      .msg_iov = &iov, .msg_iovlen = 1,
+					      .msg_control = ctl, .msg_controllen = 0 };
+
+			kr = ipeh_cmsg_put(&msg, sizeof(ctl), (enum ipeh_hdr)hdr, blk, (size_t)len);
+			if (kr == 0 && sendmsg(fd, &msg, 0) < 0)
+				kr = -errno;
+			/* loopback delivers within sendmsg(); a short wait if not */
+			if (kr == 0 && recv(rfd, sink, sizeof(sink), MSG_DONTWAIT) < 0) {
+				struct pollfd p = { .fd = rfd, .events = POLLIN };
+
+				/* the first few are shown (after a short wait) */
+				if (nlost < 10 && poll(&p, 1, 50) <= 0) {
+					printf("LOST (accepted by sendmsg, not received) block=");
+					print_hex(blk, (size_t)len);
+					printf("\n");
+				}
+				nlost++;
+			} else if (kr == 0) {
+				rcvd++;
+			}
+			while (recv(rfd, sink, sizeof(sink), MSG_DONTWAIT) >= 0)
+				rcvd++;
+		}
+		ur = ipeh_validate(&t, (enum ipeh_hdr)hdr, blk, (size_t)len, &lim,
+				   via ? 0 : IPEH_F_SETSOCKOPT, &e);
+		if (kr == 0)
+			acc[via]++;
+		if (kr == 0 && ur != 0)
+			viol[via]++;
+		if (kr != ur) {
+			mism[via]++;
+			if (mism[0] + mism[1] <= 10) {
+				printf("%s kernel=%s libipeh=%s via=%s block=",
+				       kr == 0 ? "VIOLATION" : "mismatch", errtok(kr),
+				       errtok(ur), via ? "sendmsg" : "setsockopt");
+				print_hex(blk, (size_t)len);
+				printf(" (%s)\n", e.msg);
+			}
+		}
+	}
+	{
+		struct pollfd p = { .fd = rfd, .events = POLLIN };
+		uint8_t sink[64];
+
+		while (poll(&p, 1, 200) > 0 && recv(rfd, sink, sizeof(sink), 0) >= 0)
+			rcvd++;
+	}
+	close(fd);
+	close(rfd);
+	printf("hostile %s: setsockopt %ld blocks, %ld accepted, %ld violations, %ld mismatches; "
+	       "sendmsg %ld blocks, %ld accepted, %ld received, %ld violations, %ld mismatches; %ld ms\n",
+	       argv[1], nsock, acc[0], viol[0], mism[0], ncmsg, acc[1], rcvd, viol[1], mism[1],
+	       elapsed_ms(&t0));
+	return 0;
+}
+
+/* admin: flip the table, N times SET then UNSET of IOAM and 0x3e */
+static int cmd_flip(int argc, char **argv)
+{
+	struct ipeh_tlv_params io = { 0 }, ex = { 0 };
+	struct ipeh_error e;
+	struct ipeh_nl *nl;
+	long n, fails = 0;
+
+	int usec;
+
+	if (argc < 2)
+		return usage();
+	n = atol(argv[1]);
+	usec = argc > 2 ? atoi(argv[2]) : 0;
+	nl = nl_open_or_report();
+	if (!nl)
+		return 1;
+	io.user_perm = IPEH_PERM_CHECK;
+	ex.order = 110;
+	ex.user_perm = IPEH_PERM_CHECK;
+	ex.class_mask = IPEH_HDR_HOPOPTS | IPEH_HDR_DSTOPTS;
+	ex.align_mult = 4;
+	ex.align_off = 2;
+	ex.min_data_len = 4;
+	ex.max_data_len = 4;
+	ex.data_len_mult = 1;
+	for (long i = 0; i < n; i++) {
+		ipeh_error_clear(&e);
+		fails += ipeh_nl_set(nl, 0x31, &io, IPEH_ATTR_USER_PERM, &e) != 0;
+		fails += ipeh_nl_set(nl, 0x3e, &ex, IPEH_ATTR_ORDER | IPEH_ATTR_USER_PERM |
+				     IPEH_ATTR_CLASS | IPEH_ATTR_ALIGN_MULT | IPEH_ATTR_ALIGN_OFF |
+				     IPEH_ATTR_MIN_DATA_LEN | IPEH_ATTR_MAX_DATA_LEN |
+				     IPEH_ATTR_DATA_LEN_MULT | IPEH_ATTR_DATA_LEN_OFF, &e) != 0;
+		if (usec)
+			usleep((useconds_t)usec);
+		fails += ipeh_nl_unset(nl, 0x31, &e) != 0;
+		fails += ipeh_nl_unset(nl, 0x3e, &e) != 0;
+		if (usec)
+			usleep((useconds_t)usec);
+	}
+	ipeh_nl_close(nl);
+	printf("flip %ld rounds, %ld failed requests\n", n, fails);
+	return 0;
+}
+
+/* N datagrams carrying the block in a cmsg; counts the verdicts */
+static int cmd_sendloop(int argc, char **argv)
+{
+	uint8_t blk[IPEH_HDR_MAX + 8], ctl[IPEH_HDR_MAX + 64];
+	struct sockaddr_in6 dst = { .sin6_family = AF_INET6 };
+	long n, okc = 0, eperm = 0, other = 0;
+	int hdr, len, fd, usec, first_other = 0;
+
+	if (argc < 7 || (hdr = hdr_arg(argv[1])) < 0 ||
+	    (len = parse_hex(argv[2], blk, sizeof(blk))) < 0 ||
+	    inet_pton(AF_INET6, argv[3], &dst.sin6_addr) != 1)
+		return usage();
+	dst.sin6_port = htons((uint16_t)atoi(argv[4]));
+	n = atol(argv[5]);
+	usec = atoi(argv[6]);
+	fd = udp6_socket();
+	if (fd < 0)
+		return 1;
+	for (long i = 0; i < n; i++) {
+		struct iovec iov = { .iov_base = "sendloop", .iov_len = 8 };
+		struct msghdr msg = { .msg_name = &dst, .msg_namelen = sizeof(dst),
+				      .msg_iov = &iov, .msg_iovlen = 1,
+				      .msg_control = ctl, .msg_controllen = 0 };
+		int r = ipeh_cmsg_put(&msg, sizeof(ctl), (enum ipeh_hdr)hdr, blk, (size_t)len);
+
+		if (r == 0 && sendmsg(fd, &msg, 0) < 0)
+			r = -errno;
+		if (r == 0)
+			okc++;
+		else if (r == -EPERM)
+			eperm++;
+		else if (!other++)
+			first_other = r;
+		if (usec && i % 8 == 7)
+			usleep((useconds_t)usec);
+	}
+	close(fd);
+	printf("sendloop %ld ok %ld EPERM %ld other%s%s\n", okc, eperm, other,
+	       other ? " first " : "", other ? errtok(first_other) : "");
+	return 0;
+}
+
+/* ---- raw ipv6-tlv requests, for malformed attributes (issue 7 §6) ---- */
+
+static int cmd_rawnl(int argc, char **argv)
+{
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	uint8_t req[1024] __attribute__((aligned(4))), rsp[8192] __attribute__((aligned(4)));
+	struct nlmsghdr *nlh = (struct nlmsghdr *)req;
+	struct genlmsghdr *g;
+	struct ipeh_nl *nl;
+	unsigned int cmd;
+	size_t off;
+	int fd, one = 1;
+	uint16_t family;
+
+	if (argc < 2)
+		return usage();
+	if (!strcmp(argv[1], "set"))
+		cmd = 1;
+	else if (!strcmp(argv[1], "unset"))
+		cmd = 2;
+	else if (!strcmp(argv[1], "get"))
+		cmd = 3;
+	else
+		cmd = (unsigned int)atoi(argv[1]);
+	nl = nl_open_or_report();
+	if (!nl)
+		return 1;
+	family = ipeh_nl_family(nl);
+	ipeh_nl_close(nl);
+
+	memset(req, 0, sizeof(req));
+	nlh->nlmsg_type = family;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = 1;
+	g = (struct genlmsghdr *)NLMSG_DATA(nlh);
+	g->cmd = (uint8_t)cmd;
+	g->version = 1;
+	off = NLMSG_HDRLEN + GENL_HDRLEN;
+	for (int i = 2; i < argc; i++) {
+		struct nlattr *a = (struct nlattr *)(req + off);
+		char *colon = strchr(argv[i], ':');
+		int n;
+
+		if (!colon)
+			return usage();
+		a->nla_type = (uint16_t)atoi(argv[i]);
+		n = parse_hex(colon + 1, (uint8_t *)a + NLA_HDRLEN,
+			      sizeof(req) - off - NLA_HDRLEN - 8);
+		if (n < 0)
+			return usage();
+		a->nla_len = (uint16_t)(NLA_HDRLEN + n);
+		off += NLA_ALIGN(a->nla_len);
+	}
+	nlh->nlmsg_len = (uint32_t)off;
+
+	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (fd < 0) {
+		perror("ipeh-probe: netlink socket");
+		return 1;
+	}
+	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	if (sendto(fd, req, off, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0) {
+		printf("%s send\n", errtok(errno));
+		close(fd);
+		return 0;
+	}
+	for (;;) {
+		ssize_t n = recv(fd, rsp, sizeof(rsp), 0);
+		struct nlmsghdr *h;
+		int left;
+
+		if (n < 0) {
+			printf("%s recv\n", errtok(errno));
+			break;
+		}
+		left = (int)n;
+		for (h = (struct nlmsghdr *)rsp; NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
+			struct nlmsgerr *err;
+			size_t ao;
+			const char *msg = NULL;
+			long offs = -1, miss = -1;
+
+			if (h->nlmsg_type != NLMSG_ERROR)
+				continue; /* a GET reply before the ack */
+			err = (struct nlmsgerr *)NLMSG_DATA(h);
+			ao = NLMSG_HDRLEN + sizeof(*err);
+			if (!(h->nlmsg_flags & NLM_F_CAPPED))
+				ao += NLMSG_ALIGN(err->msg.nlmsg_len) - NLMSG_HDRLEN;
+			if (h->nlmsg_flags & NLM_F_ACK_TLVS) {
+				while (ao + NLA_HDRLEN <= h->nlmsg_len) {
+					struct nlattr *a = (struct nlattr *)((uint8_t *)h + ao);
+
+					if (a->nla_len < NLA_HDRLEN || ao + a->nla_len > h->nlmsg_len)
+						break;
+					if (a->nla_type == NLMSGERR_ATTR_MSG)
+						msg = (const char *)a + NLA_HDRLEN;
+					else if (a->nla_type == NLMSGERR_ATTR_OFFS)
+						offs = *(uint32_t *)((uint8_t *)a + NLA_HDRLEN);
+					else if (a->nla_type == NLMSGERR_ATTR_MISS_TYPE)
+						miss = *(uint32_t *)((uint8_t *)a + NLA_HDRLEN);
+					ao += NLA_ALIGN(a->nla_len);
+				}
+			}
+			printf("%s", errtok(err->error));
+			if (msg)
+				printf(" msg=\"%s\"", msg);
+			if (offs >= 0)
+				printf(" offs=%ld", offs);
+			if (miss >= 0)
+				printf(" miss_type=%ld", miss);
+			printf("\n");
+			close(fd);
+			return 0;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -500,5 +985,13 @@ int main(int argc, char **argv)
 		return cmd_recv(argc, argv);
 	if (!strcmp(argv[0], "difftest"))
 		return cmd_difftest(argc, argv);
+	if (!strcmp(argv[0], "hostile"))
+		return cmd_hostile(argc, argv);
+	if (!strcmp(argv[0], "flip"))
+		return cmd_flip(argc, argv);
+	if (!strcmp(argv[0], "sendloop"))
+		return cmd_sendloop(argc, argv);
+	if (!strcmp(argv[0], "rawnl"))
+		return cmd_rawnl(argc, argv);
 	return usage();
 }

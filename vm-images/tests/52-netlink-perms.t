@@ -1,0 +1,99 @@
+# Issue 7 §6: permissions and malformed attributes on the ipv6-tlv family.
+# Requests are crafted attribute by attribute with `ipeh-probe rawnl CMD
+# ATTR:HEX...` (ATTR is the attribute number of include/uapi/linux/ipeh.h:
+# 1 TYPE u8, 2 ORDER u16, 3 ADMIN_PERM, 4 USER_PERM, 5 CLASS, 6 ALIGN_MULT,
+# 7 ALIGN_OFF, 8 MIN_DATA_LEN, 9 MAX_DATA_LEN, 10 DATA_LEN_MULT,
+# 11 DATA_LEN_OFF, all u8; HEX in wire order, so ORDER 100 is "6400"); it
+# prints the errno name, the extack message, offset and missing attribute.
+
+# nlx NAME WANT MSG CMD...: CMD's verdict is WANT and its extack carries a
+# message containing MSG (MSG "-": a missing-attribute report instead;
+# MSG "": no extack needed)
+nlx() {
+	local name=$1 want=$2 msg=$3 out
+	shift 3
+	out=$("$@" 2>&1)
+	echo "$name: $out"
+	if [ "${out%%[ $'\n']*}" != "$want" ]; then
+		not_ok "$name" "want $want, got: $(head -n 2 <<< "$out" | tr '\n' ' ')"
+	elif [ "$msg" = - ] && [[ $out != *miss_type=* ]]; then
+		not_ok "$name" "no missing-attribute report in the extack: $out"
+	elif [ -n "$msg" ] && [ "$msg" != - ] && [[ $out != *"msg=\""*"$msg"* ]]; then
+		not_ok "$name" "extack message is not '$msg': $out"
+	else
+		ok "$name"
+	fi
+}
+raw() { "$PROBE" rawnl "$@"; }
+user_raw() { as_user sender "$PROBE" rawnl "$@"; }
+
+before=$("$PROBE" dump)
+"$PROBE" unset 0xbe > /dev/null 2>&1
+
+# --- permissions: changing the table needs CAP_NET_ADMIN in the initial user ns
+nlx "unprivileged raw SET -> EPERM" EPERM "" user_raw set 1:be 2:6e00 4:01
+nlx "unprivileged raw UNSET -> EPERM" EPERM "" user_raw unset 1:31
+nlx "unprivileged malformed SET -> EPERM (permission is checked first)" EPERM "" \
+	user_raw set 1:be00 2:00 99:00
+expect "unprivileged SET through libipeh -> EPERM" EPERM as_user sender "$PROBE" set 0xbe order=110 user=check
+expect "unprivileged UNSET through libipeh -> EPERM" EPERM as_user sender "$PROBE" unset ioam
+nlx "unprivileged GET is allowed" ok "" user_raw get 1:31
+nlx "root in a new user namespace: SET -> EPERM" EPERM "" \
+	as_user sender unshare --user --map-root-user "$PROBE" rawnl set 1:be 2:6e00 4:01
+nlx "root in a new user namespace: UNSET -> EPERM" EPERM "" \
+	as_user sender unshare --user --map-root-user "$PROBE" rawnl unset 1:31
+# a new user and network namespace: root there has CAP_NET_ADMIN over its own
+# netns, but the table is global
+nlx "root in a new user+net namespace: SET -> EPERM" EPERM "" \
+	as_user sender unshare --user --map-root-user --net "$PROBE" rawnl set 1:be 2:6e00 4:01
+nlx "root in a new user+net namespace: UNSET -> EPERM" EPERM "" \
+	as_user sender unshare --user --map-root-user --net "$PROBE" rawnl unset 1:31
+
+# --- malformed attributes, as root: each refused with an extack
+# wrong sizes
+nlx "TYPE as 2 bytes" EINVAL "length" raw set 1:be00 2:6e00
+nlx "TYPE with no payload" EINVAL "length" raw set 1: 2:6e00
+nlx "ORDER as 1 byte" EINVAL "length" raw set 1:be 2:6e
+nlx "ORDER as 4 bytes" EINVAL "length" raw set 1:be 2:6e000000
+nlx "USER_PERM as 4 bytes" EINVAL "length" raw set 1:31 4:01000000
+nlx "CLASS as 2 bytes" EINVAL "length" raw set 1:31 5:0100
+nlx "UNSET: TYPE as 4 bytes" EINVAL "length" raw unset 1:31000000
+nlx "GET: TYPE as 2 bytes" EINVAL "length" raw get 1:3100
+# out-of-range values (the policy's ranges)
+nlx "TYPE 1 (PadN)" ERANGE "out of range" raw set 1:01 2:6e00
+nlx "TYPE 0 (Pad1)" ERANGE "out of range" raw set 1:00 2:6e00
+nlx "UNSET of TYPE 1" ERANGE "out of range" raw unset 1:01
+nlx "ORDER 0" ERANGE "out of range" raw set 1:be 2:0000
+nlx "ADMIN_PERM 3" ERANGE "out of range" raw set 1:31 3:03
+nlx "USER_PERM 255" ERANGE "out of range" raw set 1:31 4:ff
+nlx "CLASS 0 (no header)" ERANGE "out of range" raw set 1:31 5:00
+nlx "CLASS 8 (unknown header bit)" ERANGE "out of range" raw set 1:31 5:08
+nlx "ALIGN_MULT 0" ERANGE "out of range" raw set 1:31 6:00
+nlx "ALIGN_MULT 17" ERANGE "out of range" raw set 1:31 6:11
+nlx "ALIGN_OFF 16" ERANGE "out of range" raw set 1:31 7:10
+nlx "DATA_LEN_MULT 0" ERANGE "out of range" raw set 1:31 10:00
+nlx "DATA_LEN_MULT 17" ERANGE "out of range" raw set 1:31 10:11
+nlx "DATA_LEN_OFF 16" ERANGE "out of range" raw set 1:31 11:10
+# values that are in range one by one but not together
+nlx "ALIGN_OFF >= ALIGN_MULT" EINVAL "Alignment offset must be less" raw set 1:31 6:04 7:04
+nlx "MIN_DATA_LEN > MAX_DATA_LEN" EINVAL "Min data length" raw set 1:31 8:05 9:04
+nlx "DATA_LEN_OFF >= DATA_LEN_MULT" EINVAL "Data length offset must be less" raw set 1:31 10:02 11:02
+nlx "new type without ORDER" EINVAL "needs an order" raw set 1:be 4:01
+nlx "new type with the ORDER of IOAM (50)" EALREADY "Order is used by another type" raw set 1:be 2:3200
+# unknown attributes
+nlx "unknown attribute 12 in SET" EINVAL "Unknown attribute" raw set 1:31 12:00
+nlx "unknown attribute 200 in SET" EINVAL "Unknown attribute" raw set 1:31 200:00
+nlx "attribute 0 (UNSPEC) in SET" EINVAL "attribute" raw set 1:31 0:00
+nlx "ORDER in UNSET (not in its policy)" EINVAL "Unknown attribute" raw unset 1:31 2:6e00
+# missing TYPE
+nlx "SET without TYPE" EINVAL - raw set 2:6e00 4:01
+nlx "UNSET without TYPE" EINVAL - raw unset
+nlx "SET with no attributes" EINVAL - raw set
+nlx "unknown command 9" EOPNOTSUPP "" raw 9 1:31
+
+after=$("$PROBE" dump)
+if [ "$before" = "$after" ]; then ok "the table is unchanged after every refused request"
+else not_ok "the table is unchanged after every refused request" "$(diff <(echo "$before") <(echo "$after") | head -n 4 | tr '\n' ' ')"; fi
+# and a well-formed raw request does work (the tool is not refusing everything)
+nlx "well-formed raw SET of 0xbe" ok "" raw set 1:be 2:6e00 4:01 5:04 6:04 7:02 8:04 9:04
+nlx "well-formed raw UNSET of 0xbe" ok "" raw unset 1:be
