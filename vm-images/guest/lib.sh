@@ -121,3 +121,18 @@ expect() {
 		not_ok "$name" "want $want, got: $(echo "$out" | head -n 2 | tr '\n' ' ')"
 	fi
 }
+
+# The kernel's TLV table entries (types with an order), as ipeh-probe prints them.
+table_entries() { "$PROBE" dump 2>/dev/null | grep -v ' order=0 '; }
+# table_is_default: the kernel's table equals libipeh's built-in default table
+table_is_default() { [ "$(table_entries)" = "$("$PROBE" default 2>&1)" ]; }
+# table_reset: UNSET every entry (twice: a built-in type's order may be held by
+# another type until that one is unset)
+table_reset() {
+	local pass t
+	for pass in 1 2; do
+		for t in $(table_entries | cut -d' ' -f1); do
+			"$PROBE" unset "$t" >/dev/null 2>&1
+		done
+	done
+}

@@ -34,10 +34,11 @@ done
 # (f) 8 x Pad1 is more padding than RFC 8200 allows: the receiver drops the
 # packet and counts it. Only CAP_NET_RAW may send such a header.
 hdrerrs() { in_ns receiver awk '$1 == "Ip6InHdrErrors" { print $2 }' /proc/net/snmp6; }
+hdrerrs_above() { [ "$(hdrerrs)" -gt "$1" ]; }
 before=$(hdrerrs)
 expect "root sends Destination options with 8 x Pad1 (+PadN)" ok \
 	in_ns sender "$PROBE" send dst "0001""0000000000000000""01040000""0000" $dst 7001 --cmsg
-wait_for 5 test "$(hdrerrs)" -gt "$before"
+wait_for 5 hdrerrs_above "$before"
 after=$(hdrerrs)
 if [ "$after" -eq $((before + 1)) ]; then ok "receiver counted the dropped packet in Ip6InHdrErrors ($before -> $after)"
 else not_ok "receiver counted the dropped packet in Ip6InHdrErrors" "$before -> $after"; fi
@@ -48,8 +49,11 @@ in_ns receiver sysctl -qw net.ipv6.max_dst_opts_length=8
 before=$(hdrerrs)
 expect "root sends a 16-byte Destination header" ok \
 	in_ns sender "$PROBE" send dst "0001""1e04deadbeef""0106000000000000" $dst 7001 --cmsg
-wait_for 5 test "$(hdrerrs)" -gt "$before"
+wait_for 5 hdrerrs_above "$before"
 after=$(hdrerrs)
 if [ "$after" -eq $((before + 1)) ]; then ok "header over max_dst_opts_length counted in Ip6InHdrErrors ($before -> $after)"
 else not_ok "header over max_dst_opts_length counted in Ip6InHdrErrors" "$before -> $after"; fi
 in_ns receiver sysctl -qw net.ipv6.max_dst_opts_length=2147483647
+
+expect "admin UNSET of IOAM" ok "$PROBE" unset ioam
+expect "admin UNSET of 0x1e" ok "$PROBE" unset 0x1e

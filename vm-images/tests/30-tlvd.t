@@ -184,7 +184,7 @@ systemctl reset-failed tlvd 2>/dev/null
 cp "$orig" "$conf"
 rm -f "$orig"
 for t in pmtu ioam ra; do "$PROBE" unset "$t" >/dev/null 2>&1; done
-kernel=$("$PROBE" dump 2>&1)
+kernel=$(table_entries)
 if [ "$kernel" = "$("$PROBE" default 2>&1)" ]; then
 	ok "the kernel table is the built-in default again"
 else
