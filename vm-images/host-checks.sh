@@ -6,7 +6,8 @@ top=$1 kdir=$2
 
 # The vendored uapi header is the one the series installs, byte for byte.
 vendored=$top/include/uapi/linux/ipeh.h
-installed=$kdir/headers/include/linux/ipeh.h
+# (headers_install rewrites the _UAPI_ guard, so compare with the source file)
+installed=$kdir/src/include/uapi/linux/ipeh.h
 if [ ! -s "$top/kernel/patches/series" ]; then
 	echo "skip uapi: vendored ipeh.h matches the series -- kernel/patches/series is empty"
 elif [ ! -f "$installed" ]; then
