@@ -28,5 +28,5 @@ case "$got" in
 esac
 expect "admin UNSET of PMTU" ok "$PROBE" unset pmtu
 expect "admin UNSET of IOAM" ok "$PROBE" unset ioam
-expect "without the grant the example's option is refused" EPERM \
+expect "after UNSET users get EPERM for IOAM again" EPERM \
 	as_user sender "$PROBE" sockopt hop "0002""0100""310e""0000""007b""0801""80000000""00000000""01020000"
