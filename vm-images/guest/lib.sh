@@ -89,7 +89,7 @@ capture_start() {
 	mkdir -p "$IPEH_RESULTS/pcap"
 	file=$IPEH_RESULTS/pcap/$IPEH_TEST-$link.pcap
 	# -U: write each packet at once; tcpdump writes to the 9p share directly
-	in_ns "$ns" tcpdump -i "$dev" -U -n -s 0 -w "$file" >/dev/null 2>&1 &
+	in_ns "$ns" tcpdump -Z root -i "$dev" -U -n -s 0 -w "$file" >/dev/null 2>&1 &
 	pid=$!
 	IPEH_CAPTURES+=("$pid")
 	# tcpdump has the interface open once the file exists and has its header
