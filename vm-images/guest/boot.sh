@@ -6,7 +6,8 @@ set -u
 
 mode=shell
 only=
-for word in $(cat /proc/cmdline); do
+read -ra words < /proc/cmdline
+for word in "${words[@]}"; do
 	case "$word" in
 	ipeh.mode=*) mode=${word#ipeh.mode=} ;;
 	ipeh.only=*) only=${word#ipeh.only=} ;;
