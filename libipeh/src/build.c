@@ -26,19 +26,25 @@ static inline unsigned int pad_needed(size_t offset,
  */
 static inline void copy_small(uint8_t *dst, const uint8_t *src, size_t len)
 {
+	struct { uint64_t a, b; } x;	/* one 16-byte move on x86-64, arm64 */
 	uint64_t v;
 	uint32_t w;
 	size_t i;
 
-	if (len >= 8) {
-		for (i = 0; i + 8 <= len; i += 8) {
-			memcpy(&v, src + i, 8);
-			memcpy(dst + i, &v, 8);
+	if (len >= 16) {
+		for (i = 0; i + 16 <= len; i += 16) {
+			memcpy(&x, src + i, 16);
+			memcpy(dst + i, &x, 16);
 		}
 		if (i < len) {
-			memcpy(&v, src + len - 8, 8);
-			memcpy(dst + len - 8, &v, 8);
+			memcpy(&x, src + len - 16, 16);
+			memcpy(dst + len - 16, &x, 16);
 		}
+	} else if (len >= 8) {
+		memcpy(&v, src, 8);
+		memcpy(dst, &v, 8);
+		memcpy(&v, src + len - 8, 8);
+		memcpy(dst + len - 8, &v, 8);
 	} else if (len >= 4) {
 		memcpy(&w, src, 4);
 		memcpy(dst, &w, 4);
@@ -267,8 +273,17 @@ static inline bool memo_hit(const struct ipeh_builder *b)
 		const struct ipeh_builder_memo_opt *mo = &m->opt[i];
 		const struct ipeh_opt *o = &b->opts[i];
 
-		if (mo->type != o->type || mo->len != o->len ||
-		    !params_equal(&mo->params, &tp[o->type]))
+		/*
+		 * type and len one byte at a time: add() stored them so,
+		 * and a two-byte load of both would wait for both stores
+		 * (no store forwarding), a stall per option per packet
+		 */
+		uint8_t type = o->type;
+
+		if (mo->type != type ||
+		    !params_equal(&mo->params, &tp[type]))
+			return false;
+		if (mo->len != o->len)
 			return false;
 	}
 	return true;
