@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Boot the ipeh guest under QEMU (TCG) and collect what it did.
 #
-#   run-qemu.sh --mode test|demo|shell --kernel BZIMAGE --image ROOTFS.img \
+#   run-qemu.sh --mode test|demo|kbench|shell --kernel BZIMAGE --image ROOTFS.img \
 #               --src REPO --stage STAGEDIR --results OUTDIR \
 #               [--cmdline 'extra kernel args'] [--timeout SECONDS] [--interactive]
+#               [--icount]
+#
+# --icount: QEMU's -icount shift=3, guest time counts instructions (8 ns
+# each), for kernel benchmarks (mode kbench).
 #
 # Non-interactive runs write OUTDIR/console.log, and OUTDIR/all-results.txt with
 # one line per result ("ok NAME", "not ok NAME", "skip NAME -- why"): KUnit cases
@@ -12,7 +16,7 @@
 # device to the outside (-nic none): its only links are veths inside it.
 set -euo pipefail
 
-mode= kernel= image= src= stage= results= cmdline= timeout= interactive=0
+mode= kernel= image= src= stage= results= cmdline= timeout= interactive=0 icount=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mode) mode=$2; shift ;;
@@ -24,6 +28,7 @@ while [ $# -gt 0 ]; do
 	--cmdline) cmdline=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
 	--interactive) interactive=1 ;;
+	--icount) icount=1 ;;
 	*) echo "run-qemu: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -35,7 +40,7 @@ done
 [ -f "$image" ] || { echo "run-qemu: no image at $image" >&2; exit 2; }
 case "$mode" in
 test) : "${timeout:=2400}" ;;
-demo) : "${timeout:=1200}" ;;
+demo | kbench) : "${timeout:=1200}" ;;
 *) : "${timeout:=0}" ;;
 esac
 mkdir -p "$results"
@@ -51,6 +56,7 @@ qemu=(qemu-system-x86_64 -accel tcg -cpu max -m 2048 -smp 1 -no-reboot
 	-virtfs "local,path=$stage,mount_tag=ipehstage,security_model=none,readonly=on,id=stage"
 	-virtfs "local,path=$results,mount_tag=ipehres,security_model=none,id=res"
 	-nic none -display none -device virtio-rng-pci)
+[ "$icount" -eq 0 ] || qemu+=(-icount shift=3)
 
 if [ "$interactive" -eq 1 ]; then
 	exec "${qemu[@]}" -serial mon:stdio

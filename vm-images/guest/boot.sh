@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs at every guest boot (ipeh-guest.service): installs the project's staged
 # build (the host's `meson install --destdir`) into the guest, then does what the
-# host asked on the kernel command line with ipeh.mode=test|demo|shell.
+# host asked on the kernel command line with ipeh.mode=test|demo|kbench|shell.
 set -u
 
 mode=shell
@@ -43,6 +43,10 @@ test)
 	;;
 demo)
 	/ipeh/src/vm-images/guest/run-demo
+	finish
+	;;
+kbench)
+	/ipeh/src/vm-images/guest/run-kbench
 	finish
 	;;
 shell)
