@@ -37,7 +37,7 @@ for m in $(awk '{ print $2 }' <<< "$all" | sort -u); do
 	if [ -n "$stock" ]; then
 		read -r tb ts <<< "$(stat "$stock" "$m")" || true
 	else
-		tb= ts=
+		tb='' ts=''
 	fi
 	if [ -n "${sb:-}" ] && [ -n "${tb:-}" ]; then
 		printf 'KBENCH %s series=%s (±%s%%) stock=%s (±%s%%) ratio=%.4f\n' \
@@ -45,7 +45,7 @@ for m in $(awk '{ print $2 }' <<< "$all" | sort -u); do
 	elif [ -n "${sb:-}" ]; then
 		printf 'KBENCH %s series=%s (±%s%%)\n' "$m" "$sb" "$ss"
 	fi
-	sb= tb=
+	sb='' tb=''
 done
 
 best() { stat "$1" "$2" | cut -d' ' -f1; }
