@@ -1,16 +1,20 @@
 #!/bin/bash
 # Runs at every guest boot (ipeh-guest.service): installs the project's staged
 # build (the host's `meson install --destdir`) into the guest, then does what the
-# host asked on the kernel command line with ipeh.mode=test|demo|kbench|shell.
+# host asked on the kernel command line with ipeh.mode=test|demo|kbench|shell
+# (ipeh.only=GLOB: only these tests; ipeh.stock=1: the kernel is stock 6.12,
+# without the series: only the tests marked to run on stock).
 set -u
 
 mode=shell
 only=
+stock=0
 read -ra words < /proc/cmdline
 for word in "${words[@]}"; do
 	case "$word" in
 	ipeh.mode=*) mode=${word#ipeh.mode=} ;;
 	ipeh.only=*) only=${word#ipeh.only=} ;;
+	ipeh.stock=1) stock=1 ;;
 	esac
 done
 
@@ -38,7 +42,7 @@ finish() {
 
 case "$mode" in
 test)
-	IPEH_ONLY=$only /ipeh/src/vm-images/guest/run-tests
+	IPEH_ONLY=$only IPEH_STOCK=$stock /ipeh/src/vm-images/guest/run-tests
 	finish
 	;;
 demo)

@@ -4,6 +4,8 @@
 : "${IPEH_RESULTS:=/ipeh/results}"
 : "${IPEH_SRC:=/ipeh/src}"
 : "${IPEH_TEST:=$(basename "$0" .t)}"
+# 1: the guest runs stock 6.12 without the series (run-tests, ipeh.stock=1)
+: "${IPEH_STOCK:=0}"
 IPEH_RESULT_FILE=$IPEH_RESULTS/results.txt
 IPEH_FAILED=0
 

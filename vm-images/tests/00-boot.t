@@ -1,11 +1,23 @@
+# ipeh: runs on stock
 # The guest runs the kernel that ./dev built from kernel/patches/ (its release
-# string is recorded by the host in /ipeh/stage/kernel-release).
+# string is recorded by the host in /ipeh/stage/kernel-release); in the stock
+# pass, the one built without them (kernel/config/stock.config).
 want=$(cat /ipeh/stage/kernel-release 2>/dev/null)
 have=$(uname -r)
+built="built from kernel/patches"
+[ "$IPEH_STOCK" = 1 ] && built="built without kernel/patches (stock)"
 if [ -n "$want" ] && [ "$have" = "$want" ]; then
-	ok "kernel release is the one built from kernel/patches ($have)"
+	ok "kernel release is the one $built ($have)"
 else
-	not_ok "kernel release is the one built from kernel/patches" "running '$have', built '$want'"
+	not_ok "kernel release is the one $built" "running '$have', built '$want'"
+fi
+if [ "$IPEH_STOCK" = 1 ]; then
+	# the series' netlink family must not resolve: this really is stock 6.12
+	out=$("$PROBE" family 2>&1)
+	case "$out" in
+	ok*) not_ok "stock kernel has no ipv6-tlv netlink family" "it resolved: $out" ;;
+	*) ok "stock kernel has no ipv6-tlv netlink family" ;;
+	esac
 fi
 case "$have" in
 *-ipeh*) ok "kernel carries the -ipeh localversion" ;;

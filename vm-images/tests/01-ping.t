@@ -1,3 +1,4 @@
+# ipeh: runs on stock
 # The topology forwards in both directions: sender <-> router <-> receiver.
 check "sender pings receiver via router" in_ns sender ping -6 -c 2 -W 5 -i 0.2 2001:db8:2::1
 check "receiver pings sender via router" in_ns receiver ping -6 -c 2 -W 5 -i 0.2 2001:db8:1::1
