@@ -13,28 +13,14 @@
 
 #include <ipeh.h>
 
+#include "fuzz-block-table.h"
+
 static struct ipeh_table table;
 static int ready;
 
 static void setup(void)
 {
-	struct ipeh_tlv_params p;
-
-	ipeh_table_init_default(&table, 0);
-	table.params[IPEH_OPT_IOAM].user_perm = IPEH_PERM_CHECK;
-	ipeh_tlv_params_unset(&p);
-	p.order = 5;
-	p.user_perm = IPEH_PERM_CHECK;
-	p.class_mask = IPEH_CLASS_HOPOPT;
-	p.min_data_len = p.max_data_len = 4;
-	ipeh_table_set(&table, IPEH_OPT_PMTU, &p, NULL);
-	p.order = 60;
-	p.class_mask = IPEH_CLASS_MASK;
-	p.align_mult = 1;
-	p.align_off = 0;
-	p.min_data_len = 0;
-	p.max_data_len = 255;
-	ipeh_table_set(&table, 0x1e, &p, NULL);
+	fuzz_block_table(&table);
 	ready = 1;
 }
 

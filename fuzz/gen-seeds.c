@@ -25,6 +25,8 @@
 
 #include <ipeh.h>
 
+#include "fuzz-block-table.h"
+
 static const char *outdir;
 
 static void die(const char *what, int err)
@@ -177,28 +179,6 @@ static void gen_codec(void)
 
 /* ------------------------------------------------------------ fuzz-block */
 
-/* fuzz-block.c's table, so that these blocks are canonical for it */
-static void block_table(struct ipeh_table *table)
-{
-	struct ipeh_tlv_params p;
-
-	ipeh_table_init_default(table, 0);
-	table->params[IPEH_OPT_IOAM].user_perm = IPEH_PERM_CHECK;
-	ipeh_tlv_params_unset(&p);
-	p.order = 5;
-	p.user_perm = IPEH_PERM_CHECK;
-	p.class_mask = IPEH_CLASS_HOPOPT;
-	p.min_data_len = p.max_data_len = 4;
-	ipeh_table_set(table, IPEH_OPT_PMTU, &p, NULL);
-	p.order = 60;
-	p.class_mask = IPEH_CLASS_MASK;
-	p.align_mult = 1;
-	p.align_off = 0;
-	p.min_data_len = 0;
-	p.max_data_len = 255;
-	ipeh_table_set(table, 0x1e, &p, NULL);
-}
-
 /* fuzz-block's first byte: header kind (bits 0-1), admin (bit 2) */
 #define MODE_HOP	0
 #define MODE_DST	1
@@ -233,7 +213,7 @@ static void gen_block(void)
 	uint8_t out[IPEH_HDR_MAX + 1];
 	size_t len, iolen, io2len;
 
-	block_table(&table);
+	fuzz_block_table(&table);
 	ipeh_pmtu_encode(&pmtu, pm, sizeof(pm));
 	ipeh_ra_encode(IPEH_RA_MLD, ra, sizeof(ra));
 	iolen = ioam_trace(io, 123, 0xc00000, 3, 0);

@@ -40,6 +40,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "prog-util.h"
+
 #define PORT		7931
 #define PAYLOAD		16
 
@@ -69,26 +71,12 @@ static int receiver(void)
 	return fd;
 }
 
-/* One's-complement sum for the UDP checksum over the IPv6 pseudo-header. */
-static uint32_t sum16(uint32_t s, const uint8_t *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < n; i += 2)
-		s += (uint32_t)(p[i] << 8 | p[i + 1]);
-	if (n & 1)
-		s += (uint32_t)(p[n - 1] << 8);
-	return s;
-}
-
 /* An IPv6 packet ::1 -> ::1, optional Destination header, UDP to PORT. */
 static size_t make_packet(uint8_t *pkt, const uint8_t *dst, size_t dst_len)
 {
 	struct ip6_hdr *ip = (struct ip6_hdr *)pkt;
 	uint8_t *udp = pkt + sizeof(*ip) + dst_len;
 	size_t ulen = 8 + PAYLOAD;
-	uint8_t ph[40] = { 0 };
-	uint32_t s;
 	uint16_t c;
 
 	memset(pkt, 0, sizeof(*ip) + dst_len + ulen);
@@ -109,17 +97,7 @@ static size_t make_packet(uint8_t *pkt, const uint8_t *dst, size_t dst_len)
 	udp[4] = (uint8_t)(ulen >> 8);
 	udp[5] = (uint8_t)ulen;
 	memset(udp + 8, 0x5a, PAYLOAD);
-	memcpy(ph, &ip->ip6_src, 16);
-	memcpy(ph + 16, &ip->ip6_dst, 16);
-	ph[34] = (uint8_t)(ulen >> 8);
-	ph[35] = (uint8_t)ulen;
-	ph[39] = IPPROTO_UDP;
-	s = sum16(sum16(0, ph, sizeof(ph)), udp, ulen);
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	c = (uint16_t)~s;
-	if (!c)
-		c = 0xffff;
+	c = l4_csum(&ip->ip6_src, &ip->ip6_dst, IPPROTO_UDP, udp, ulen);
 	udp[6] = (uint8_t)(c >> 8);
 	udp[7] = (uint8_t)c;
 	return sizeof(*ip) + dst_len + ulen;
@@ -206,20 +184,12 @@ static double tx_round(int sfd, int rfd, struct msghdr *m, unsigned long n)
 	return acc / (double)n;
 }
 
+/* A whole header in hex: 8n bytes, or -1. */
 static int hexblock(const char *hex, uint8_t *out, size_t cap)
 {
-	size_t n = strlen(hex) / 2, i;
+	int n = parse_hex(hex, out, cap);
 
-	if (strlen(hex) % 2 || n > cap || n < 8 || n % 8)
-		return -1;
-	for (i = 0; i < n; i++) {
-		unsigned int b;
-
-		if (sscanf(hex + 2 * i, "%2x", &b) != 1)
-			return -1;
-		out[i] = (uint8_t)b;
-	}
-	return (int)n;
+	return n < 8 || n % 8 ? -1 : n;
 }
 
 static int cmd_tx(unsigned long n, int rounds, const char *hex)

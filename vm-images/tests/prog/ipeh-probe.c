@@ -24,6 +24,8 @@
 
 #include <ipeh.h>
 
+#include "prog-util.h"
+
 static const char *errtok(int err)
 {
 	const char *name;
@@ -59,24 +61,6 @@ static int usage(void)
 	      "HDR is hop, dst or rtdst; HEX is the whole header (next-header byte first).\n",
 	      stderr);
 	return 2;
-}
-
-static int parse_hex(const char *hex, uint8_t *buf, size_t cap)
-{
-	size_t n = 0;
-	unsigned int v;
-
-	while (*hex) {
-		if (*hex == ' ' || *hex == ':') {
-			hex++;
-			continue;
-		}
-		if (n >= cap || sscanf(hex, "%2x", &v) != 1 || !hex[1])
-			return -1;
-		buf[n++] = (uint8_t)v;
-		hex += 2;
-	}
-	return (int)n;
 }
 
 static void print_hex(const uint8_t *b, size_t len)
@@ -130,6 +114,31 @@ static struct ipeh_nl *nl_open_or_report(void)
 		return NULL;
 	}
 	return nl;
+}
+
+/*
+ * The kernel's live table (netlink dump) and the header's sysctl limits
+ * (defaults where they cannot be read); -1 after printing the verdict.
+ */
+static int kernel_table(int hdr, struct ipeh_table *t, struct ipeh_limits *lim)
+{
+	struct ipeh_error e;
+	struct ipeh_nl *nl;
+	int r;
+
+	nl = nl_open_or_report();
+	if (!nl)
+		return -1;
+	ipeh_error_clear(&e);
+	r = ipeh_nl_dump_table(nl, t, &e);
+	ipeh_nl_close(nl);
+	if (r < 0) {
+		printf("%s %s\n", errtok(r), e.msg);
+		return -1;
+	}
+	if (ipeh_limits_read((enum ipeh_hdr)hdr, lim) < 0)
+		ipeh_limits_default(lim);
+	return 0;
 }
 
 static int cmd_netlink(int argc, char **argv)
@@ -257,7 +266,6 @@ static int cmd_validate(int argc, char **argv)
 	struct ipeh_limits lim;
 	struct ipeh_table t;
 	struct ipeh_error e;
-	struct ipeh_nl *nl;
 	unsigned int flags = IPEH_F_SETSOCKOPT;
 	int hdr, n, r;
 
@@ -266,18 +274,8 @@ static int cmd_validate(int argc, char **argv)
 		return usage();
 	if (argc > 3 && !strcmp(argv[3], "--admin"))
 		flags |= IPEH_F_ADMIN;
-	nl = nl_open_or_report();
-	if (!nl)
+	if (kernel_table(hdr, &t, &lim) < 0)
 		return 1;
-	ipeh_error_clear(&e);
-	r = ipeh_nl_dump_table(nl, &t, &e);
-	ipeh_nl_close(nl);
-	if (r < 0) {
-		printf("%s %s\n", errtok(r), e.msg);
-		return 1;
-	}
-	if (ipeh_limits_read((enum ipeh_hdr)hdr, &lim) < 0)
-		ipeh_limits_default(&lim);
 	r = ipeh_validate(&t, (enum ipeh_hdr)hdr, blk, (size_t)n, &lim, flags, &e);
 	if (r)
 		printf("%s %s\n", errtok(r), e.msg);
@@ -414,27 +412,16 @@ static int cmd_difftest(int argc, char **argv)
 	struct ipeh_limits lim;
 	struct ipeh_table t;
 	struct ipeh_error e;
-	struct ipeh_nl *nl;
 	long total, accepted = 0, mismatches = 0;
 	uint64_t seed;
-	int hdr, fd, r;
+	int hdr, fd;
 
 	if (argc < 4 || (hdr = hdr_arg(argv[1])) < 0)
 		return usage();
 	total = atol(argv[2]);
 	seed = strtoull(argv[3], NULL, 0);
-	nl = nl_open_or_report();
-	if (!nl)
+	if (kernel_table(hdr, &t, &lim) < 0)
 		return 1;
-	ipeh_error_clear(&e);
-	r = ipeh_nl_dump_table(nl, &t, &e);
-	ipeh_nl_close(nl);
-	if (r < 0) {
-		printf("%s %s\n", errtok(r), e.msg);
-		return 1;
-	}
-	if (ipeh_limits_read((enum ipeh_hdr)hdr, &lim) < 0)
-		ipeh_limits_default(&lim);
 	fd = udp6_socket();
 	if (fd < 0)
 		return 1;
@@ -645,31 +632,20 @@ static int cmd_hostile(int argc, char **argv)
 	struct ipeh_limits lim;
 	struct ipeh_table t;
 	struct ipeh_error e;
-	struct ipeh_nl *nl;
 	struct timespec t0;
 	long nsock, ncmsg, acc[2] = { 0, 0 }, viol[2] = { 0, 0 }, mism[2] = { 0, 0 };
 	long rcvd = 0, nlost = 0;
 	socklen_t sl = sizeof(lo);
 	uint64_t seed;
-	int hdr, fd, rfd, r;
+	int hdr, fd, rfd;
 
 	if (argc < 5 || (hdr = hdr_arg(argv[1])) < 0)
 		return usage();
 	nsock = atol(argv[2]);
 	ncmsg = atol(argv[3]);
 	seed = strtoull(argv[4], NULL, 0);
-	nl = nl_open_or_report();
-	if (!nl)
+	if (kernel_table(hdr, &t, &lim) < 0)
 		return 1;
-	ipeh_error_clear(&e);
-	r = ipeh_nl_dump_table(nl, &t, &e);
-	ipeh_nl_close(nl);
-	if (r < 0) {
-		printf("%s %s\n", errtok(r), e.msg);
-		return 1;
-	}
-	if (ipeh_limits_read((enum ipeh_hdr)hdr, &lim) < 0)
-		ipeh_limits_default(&lim);
 	fd = udp6_socket();
 	rfd = udp6_socket();
 	if (fd < 0 || rfd < 0)

@@ -42,6 +42,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "prog-util.h"
+
 #define PKT_MAX 4096
 #define EH_MAX 8
 
@@ -51,51 +53,6 @@ static int usage(void)
 	      "                    [--plen N] [--dev IFNAME] [--hlim N] [--wait-icmp MS] SRC DST\n",
 	      stderr);
 	return 2;
-}
-
-static int parse_hex(const char *hex, uint8_t *buf, size_t cap)
-{
-	size_t n = 0;
-	unsigned int v;
-
-	while (*hex) {
-		if (*hex == ' ' || *hex == ':') {
-			hex++;
-			continue;
-		}
-		if (n >= cap || !hex[1] || sscanf(hex, "%2x", &v) != 1)
-			return -1;
-		buf[n++] = (uint8_t)v;
-		hex += 2;
-	}
-	return (int)n;
-}
-
-static uint32_t sum16(const uint8_t *p, size_t len, uint32_t s)
-{
-	for (size_t i = 0; i + 1 < len; i += 2)
-		s += (uint32_t)(p[i] << 8 | p[i + 1]);
-	if (len & 1)
-		s += (uint32_t)(p[len - 1] << 8);
-	return s;
-}
-
-/* RFC 8200 §8.1: upper-layer checksum over the pseudo-header */
-static uint16_t l4_csum(const struct in6_addr *src, const struct in6_addr *dst,
-			uint8_t proto, const uint8_t *l4, size_t len)
-{
-	uint8_t ph[8] = { (uint8_t)(len >> 24), (uint8_t)(len >> 16),
-			  (uint8_t)(len >> 8), (uint8_t)len, 0, 0, 0, proto };
-	uint32_t s = 0;
-
-	s = sum16(src->s6_addr, 16, s);
-	s = sum16(dst->s6_addr, 16, s);
-	s = sum16(ph, 8, s);
-	s = sum16(l4, len, s);
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	s = ~s & 0xffff;
-	return (uint16_t)(s ? s : 0xffff);
 }
 
 static long now_ms(void)
