@@ -27,7 +27,7 @@ done)
 # best and spread of one variant's metric: "best spread%" or nothing
 stat() {
 	awk -v v="$1" -v m="$2" '$1 == v && $2 == m {
-		n++; if (!n || min == "" || $3 < min) min = $3; if ($3 > max) max = $3 }
+		if (++n == 1 || $3 < min) min = $3; if (n == 1 || $3 > max) max = $3 }
 		END { if (n) printf "%.0f %.2f\n", min, (max - min) * 100 / min }' <<< "$all"
 }
 
@@ -40,10 +40,10 @@ for m in $(awk '{ print $2 }' <<< "$all" | sort -u); do
 		tb='' ts=''
 	fi
 	if [ -n "${sb:-}" ] && [ -n "${tb:-}" ]; then
-		printf 'KBENCH %s series=%s (±%s%%) stock=%s (±%s%%) ratio=%.4f\n' \
+		printf 'KBENCH %s series=%s (spread %s%%) stock=%s (spread %s%%) ratio=%.4f\n' \
 			"$m" "$sb" "$ss" "$tb" "$ts" "$(awk -v a="$sb" -v b="$tb" 'BEGIN { print a / b }')"
 	elif [ -n "${sb:-}" ]; then
-		printf 'KBENCH %s series=%s (±%s%%)\n' "$m" "$sb" "$ss"
+		printf 'KBENCH %s series=%s (spread %s%%)\n' "$m" "$sb" "$ss"
 	fi
 	sb='' tb=''
 done

@@ -21,8 +21,8 @@ static inline unsigned int pad_needed(size_t offset,
 }
 
 /*
- * Small copies without a call: 8-byte moves, the last one overlapping the
- * previous so that no byte outside [dst, dst + len) is written.
+ * Small copies without a call: 16-byte (or 8- or 4-byte) moves, the last one
+ * overlapping the previous so that no byte outside [dst, dst + len) is written.
  */
 static inline void copy_small(uint8_t *dst, const uint8_t *src, size_t len)
 {
