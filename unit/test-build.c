@@ -337,14 +337,21 @@ static void test_failures_are_precise_and_write_nothing(void **state)
 	for (i = 0; i < 9; i++)
 		o[i] = (struct ipeh_opt){ T_EXP1, 0, NULL, 0 };
 	assert_build_fails(o, 9, IPEH_HDR_HOPOPTS, NULL, 0, 64, -E2BIG, IPEH_RULE_COUNT);
-	/* no-check options count but are not compared, as in the kernel */
+	/*
+	 * no-check options count against a user's limit too, as in the
+	 * kernel; an admin's header with no checked option has no limit
+	 */
 	for (i = 0; i < 9; i++)
 		o[i] = (struct ipeh_opt){ T_NOCHK, 0, NULL, 0 };
+	assert_build_fails(o, 9, IPEH_HDR_HOPOPTS, NULL, 0, 64, -E2BIG, IPEH_RULE_COUNT);
 	{
 		uint8_t b[64];
 
-		assert_int_equal(ipeh_build(&tt, IPEH_HDR_HOPOPTS, o, 9, b,
+		assert_int_equal(ipeh_build(&tt, IPEH_HDR_HOPOPTS, o, 8, b,
 					    sizeof(b), NULL, 0, NULL), 24);
+		assert_int_equal(ipeh_build(&tt, IPEH_HDR_HOPOPTS, o, 9, b,
+					    sizeof(b), NULL, IPEH_F_ADMIN,
+					    NULL), 24);
 	}
 	o[8] = (struct ipeh_opt){ T_ODD, 3, z, 0 };	/* sorts last: 9th */
 	assert_build_fails(o, 9, IPEH_HDR_HOPOPTS, NULL, 0, 64, -E2BIG, IPEH_RULE_COUNT);

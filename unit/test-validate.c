@@ -54,12 +54,13 @@ static const struct vcase cases[] = {
 	{ "only_pad1s_admin", HOP, ADM, 0, 0, "00 00 00 00 00 00 00 00", 0, R(NONE), -1, -1 },
 	{ "unknown_type_admin_nocheck", HOP, ADM, 0, 0, "00 00 42 04 00 00 00 00", 0, R(NONE), -1, -1 },
 	{ "ra_misaligned_admin", HOP, ADM, 0, 0, "00 00 00 05 02 00 00 00", 0, R(NONE), -1, -1 },
-	{ "nocheck_last_skips_trailing", HOP, 0, 0, 0, "00 00 00 3e 01 00 00 00", 0, R(NONE), -1, -1 },
 	{ "nocheck_resets_padding", HOP, 0, 0, 0, "00 00 00 00 3e 00 1e 00", 0, R(NONE), -1, -1 },
 	{ "count_negative_is_abs_ok", HOP, 0, -2, 0, PMTU_IOAM, 0, R(NONE), -1, -1 },
 	{ "count_nocheck_counts_under_limit", HOP, 0, 2, 0, "00 00 3e 00 1e 00 01 00", 0, R(NONE), -1, -1 },
 	{ "delete_no_trailing_check", HOP, DEL, 0, 0, "00 00 00 00 00 00 00 00", 0, R(NONE), -1, -1 },
-	{ "nocheck_only_bad_trailing_user", HOP, 0, 0, 0, "00 00 3e 00 00 00 00 00", 0, R(NONE), -1, -1 },
+	{ "nocheck_only_bad_trailing_admin", HOP, ADM, 0, 0, "00 00 3e 00 00 00 00 00", 0, R(NONE), -1, -1 },
+	{ "nocheck_only_over_count_admin", HOP, ADM, 1, 0, "00 00 3e 00 3e 00 3e 00", 0, R(NONE), -1, -1 },
+	{ "nocheck_only_over_length_admin", HOP, ADM, 0, 4, "00 00 3e 00 01 02 00 00", 0, R(NONE), -1, -1 },
 	{ "count_at_limit", HOP, 0, 2, 0, PMTU_IOAM, 0, R(NONE), -1, -1 },
 	{ "length_at_limit", HOP, 0, 0, 48, PMTU_IOAM, 0, R(NONE), -1, -1 },
 	{ "length_nocheck_unlimited", HOP, ADM, 0, 8,
@@ -88,6 +89,8 @@ static const struct vcase cases[] = {
 	{ "count_over_limit", HOP, 0, 1, 0, PMTU_IOAM, -E2BIG, R(COUNT), 0x31, 8 },
 	{ "count_negative_is_abs", HOP, 0, -1, 0, PMTU_IOAM, -E2BIG, R(COUNT), 0x31, 8 },
 	{ "count_includes_nocheck", HOP, 0, 1, 0, "00 00 3e 00 1e 00 01 00", -E2BIG, R(COUNT), 0x1e, 4 },
+	{ "count_nocheck_after_checked", HOP, 0, 1, 0, "00 00 1e 00 3e 00 01 00", -E2BIG, R(COUNT), 0x3e, 4 },
+	{ "count_nocheck_only_user", HOP, 0, 2, 0, "00 00 3e 00 3e 00 3e 00", -E2BIG, R(COUNT), 0x3e, 6 },
 	{ "count_int_max", HOP, 0, 0x7fffffff, 0, PMTU_IOAM, 0, R(NONE), -1, -1 },
 	/* order */
 	{ "ioam_before_pmtu", HOP, 0, 0, 0, "00 05 01 00 31 22 z34 01 00 30 04 05 00 05 dc",
@@ -110,8 +113,14 @@ static const struct vcase cases[] = {
 	{ "trailing_12_bytes", HOP, 0, 0, 0, "00 01 1e 00 01 0a z10", -EINVAL, R(TRAILING_PADDING), -1, 4 },
 	{ "only_pad1s_user", HOP, 0, 0, 0, "00 00 00 00 00 00 00 00", -EINVAL, R(TRAILING_PADDING), -1, 2 },
 	{ "only_padn12_user", HOP, 0, 0, 0, "00 01 01 0c z12", -EINVAL, R(TRAILING_PADDING), -1, 2 },
+	{ "trailing_after_nocheck_last", HOP, 0, 0, 0, "00 00 00 3e 01 00 00 00",
+	  -EINVAL, R(TRAILING_PADDING), -1, 6 },
+	{ "trailing_after_nocheck_only", HOP, 0, 0, 0, "00 00 3e 00 00 00 00 00",
+	  -EINVAL, R(TRAILING_PADDING), -1, 4 },
 	/* length */
 	{ "length_over_limit", HOP, 0, 0, 40, PMTU_IOAM, -EMSGSIZE, R(LENGTH), -1, -1 },
+	{ "length_nocheck_only_user", HOP, 0, 0, 4, "00 00 3e 00 01 02 00 00", -EMSGSIZE, R(LENGTH), -1, -1 },
+	{ "length_padding_only_user", RTD, 0, 0, 4, "3c 00 01 04 00 00 00 00", -EMSGSIZE, R(LENGTH), -1, -1 },
 	/* structure */
 	{ "option_past_end", HOP, 0, 0, 0, "00 00 1e 07 00 00 00 00", -EINVAL, R(STRUCTURE), 0x1e, 2 },
 	{ "padn_past_end", HOP, 0, 0, 0, "00 00 1e 02 00 00 01 01", -EINVAL, R(STRUCTURE), 1, 6 },
@@ -124,7 +133,7 @@ static const struct vcase cases[] = {
 	{ "cmsg_empty", HOP, 0, 0, 0, "", -EINVAL, R(STRUCTURE), -1, -1 },
 };
 
-static void run_case(const struct vcase *c)
+static void run_case_in(const struct ipeh_table *t, const struct vcase *c)
 {
 	uint8_t b[2048];
 	size_t len = hexblk(b, sizeof(b), c->hex);
@@ -138,7 +147,7 @@ static void run_case(const struct vcase *c)
 	if (c->max_len)
 		lim.max_opts_length = c->max_len;
 	ipeh_error_clear(&e);
-	ret = ipeh_validate(&table, c->hdr, b, len, &lim, c->flags, &e);
+	ret = ipeh_validate(t, c->hdr, b, len, &lim, c->flags, &e);
 	if (ret != c->ret || (ret && (e.rule != c->rule ||
 				      e.type != c->type ||
 				      e.offset != c->offset)))
@@ -157,6 +166,11 @@ static void run_case(const struct vcase *c)
 	}
 }
 
+static void run_case(const struct vcase *c)
+{
+	run_case_in(&table, c);
+}
+
 static void test_every_rule_case(void **state)
 {
 	size_t i;
@@ -164,6 +178,56 @@ static void test_every_rule_case(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		run_case(&cases[i]);
+}
+
+/*
+ * The examples of kernel/TLV-TABLE.md ("one rule for options the
+ * administrator marks no-check"): a no-check option (0x3e) skips only its
+ * own checks, and the count, trailing padding and length rules hold for
+ * every header of an unprivileged caller, wherever a checked option (Router
+ * Alert, granted user=check here; 0x1e) stands.
+ */
+static const struct vcase nocheck_rule[] = {
+	{ "three_nocheck_count_2", HOP, 0, 2, 0, "00 00 3e 00 3e 00 3e 00",
+	  -E2BIG, R(COUNT), 0x3e, 6 },
+	{ "ra_three_nocheck_count_2", HOP, 0, 2, 0,
+	  "00 01 05 02 00 00 3e 00 3e 00 3e 00 01 02 00 00",
+	  -E2BIG, R(COUNT), 0x3e, 8 },
+	{ "ra_two_nocheck_ra_count_2", HOP, 0, 2, 0,
+	  "00 01 05 02 00 00 3e 00 3e 00 05 02 00 00 01 00",
+	  -E2BIG, R(COUNT), 0x3e, 8 },
+	{ "nocheck_two_trailing_pad1", HOP, 0, 0, 0, "09 00 3e 02 01 99 00 00",
+	  -EINVAL, R(TRAILING_PADDING), -1, 6 },
+	{ "checked_nocheck_nonzero_trailing", DST, 0, 0, 0,
+	  "00 01 1e 04 34 26 64 b0 01 00 3e 00 01 02 01 00",
+	  -EINVAL, R(TRAILING_PADDING), -1, 12 },
+	{ "padding_only_length_4", RTD, 0, 0, 4, "3c 00 01 04 00 00 00 00",
+	  -EMSGSIZE, R(LENGTH), -1, -1 },
+	{ "nocheck_only_length_4", RTD, 0, 0, 4, "00 00 3e 00 01 02 00 00",
+	  -EMSGSIZE, R(LENGTH), -1, -1 },
+	/* the same blocks within the limits are accepted */
+	{ "three_nocheck_count_3", HOP, 0, 3, 0, "00 00 3e 00 3e 00 3e 00", 0, R(NONE), -1, -1 },
+	{ "ra_three_nocheck_count_4", HOP, 0, 4, 0,
+	  "00 01 05 02 00 00 3e 00 3e 00 3e 00 01 02 00 00", 0, R(NONE), -1, -1 },
+	{ "ra_two_nocheck_ra_count_4", HOP, 0, 4, 0,
+	  "00 01 05 02 00 00 3e 00 3e 00 05 02 00 00 01 00", 0, R(NONE), -1, -1 },
+	{ "checked_nocheck_zero_trailing", DST, 0, 0, 0,
+	  "00 01 1e 04 34 26 64 b0 01 00 3e 00 01 02 00 00", 0, R(NONE), -1, -1 },
+	{ "nocheck_only_length_8", RTD, 0, 0, 8, "00 00 3e 00 01 02 00 00", 0, R(NONE), -1, -1 },
+	/* a privileged caller's header with no checked option: no header rules */
+	{ "three_nocheck_count_2_admin", HOP, ADM, 2, 0, "00 00 3e 00 3e 00 3e 00", 0, R(NONE), -1, -1 },
+	{ "nocheck_two_trailing_pad1_admin", HOP, ADM, 0, 0, "09 00 3e 02 01 99 00 00", 0, R(NONE), -1, -1 },
+};
+
+static void test_nocheck_rule_examples(void **state)
+{
+	struct ipeh_table t = table;
+	size_t i;
+
+	(void)state;
+	t.params[IPEH_OPT_RA].user_perm = IPEH_PERM_CHECK;
+	for (i = 0; i < sizeof(nocheck_rule) / sizeof(nocheck_rule[0]); i++)
+		run_case_in(&t, &nocheck_rule[i]);
 }
 
 /* The default table refuses every option to users and passes all to admin. */
@@ -211,6 +275,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_rule_case),
+		cmocka_unit_test(test_nocheck_rule_examples),
 		cmocka_unit_test(test_default_table_user_vs_admin),
 		cmocka_unit_test(test_bad_table_entry_no_crash),
 		cmocka_unit_test(test_null_error_record),

@@ -141,7 +141,10 @@ static ssize_t build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 	uint16_t idx[IPEH_OPTS_MAX], ord[IPEH_OPTS_MAX];
 	uint8_t pads[IPEH_OPTS_MAX];
 	unsigned int max_cnt, max_len, cnt = 0;
-	bool did_deep_check = false;
+	/* the header-wide rules, as in ipeh_validate() */
+	bool header_rules = !(flags & IPEH_F_ADMIN);
+	long over_off = -1;
+	int over_type = -1;
 	size_t i, j, offset, total, hdr_max;
 	uint8_t *w;
 
@@ -183,23 +186,24 @@ static ssize_t build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 			return deep;
 		pads[i] = (uint8_t)pad_needed(offset, p);
 		offset += pads[i];
-		cnt++;		/* every option counts, checked ones compare */
-		if (deep) {
-			if (cnt > max_cnt)
-				return ipeh__fail(err, -E2BIG, IPEH_RULE_COUNT,
-						  o->type, (long)offset,
-						  "more than %u options",
-						  max_cnt);
-			did_deep_check = true;
+		if (cnt++ == max_cnt) {	/* every option counts */
+			over_off = (long)offset;
+			over_type = o->type;
 		}
+		if (deep)
+			header_rules = true;
 		offset += 2 + (size_t)o->len;
 	}
+	if (header_rules && cnt > max_cnt)
+		return ipeh__fail(err, -E2BIG, IPEH_RULE_COUNT, over_type,
+				  over_off, "%u options, at most %u allowed",
+				  cnt, max_cnt);
 	total = (offset + 7) & ~(size_t)7;
 	if (total > hdr_max)
 		return ipeh__fail(err, -EMSGSIZE, IPEH_RULE_LENGTH, -1, -1,
 				  "block would be %zu bytes, more than %zu",
 				  total, hdr_max);
-	if (did_deep_check && total > max_len)
+	if (header_rules && total > max_len)
 		return ipeh__fail(err, -EMSGSIZE, IPEH_RULE_LENGTH, -1, -1,
 				  "block would be %zu bytes, above the limit %u",
 				  total, max_len);

@@ -3,8 +3,8 @@
  * Validation of an option block as the kernel validates one set by an
  * application: kernel/TLV-TABLE.md, including its "Precisely, as the
  * kernel port implements it" section, which differs from seed patch 9/9 in
- * three places (option count, negative count limit, trailing padding; see
- * the comments below).  The loop follows the kernel's so that the verdict
+ * where the rules on the header as a whole apply and in the negative count
+ * limit (see the comments below).  The loop follows the kernel's so that the verdict
  * and the errno are the same for every block; where a check fails, the
  * error record says why.
  */
@@ -42,9 +42,11 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 	const uint8_t *tlv = block;
 	bool admin = flags & IPEH_F_ADMIN;
 	bool deleting = flags & IPEH_F_DELETING;
-	bool deep_check = false, did_deep_check = false, seen_opt = false;
+	bool deep_check = false, header_rules;
 	bool nonzero_padding = false;
 	unsigned int padding = 0, numpad = 0, cnt = 0;
+	long over_off = -1;
+	int over_type = -1;
 	unsigned int prev_order = 0;
 	unsigned int max_cnt, max_len;
 	size_t opt_len, offset, tlv_len;
@@ -79,6 +81,15 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 		return ipeh__fail(err, -EINVAL, IPEH_RULE_STRUCTURE, -1, 1,
 				  "header length %zu exceeds the %zu bytes given",
 				  opt_len, len);
+
+	/*
+	 * TLV-TABLE.md: the rules on the header as a whole (count, trailing
+	 * padding, length) hold for every header of an unprivileged caller,
+	 * and for a privileged caller's header once one of its options is
+	 * deep-checked; a no-check option skips only its own checks.  Seed
+	 * 9/9 decided them from the last option's permission.
+	 */
+	header_rules = !admin && !deleting;
 
 	offset = 2;
 	while (offset < opt_len) {
@@ -162,20 +173,13 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 						  type, admin ? "admin" : "user");
 			}
 
-			/*
-			 * TLV-TABLE.md: every non-padding option counts, the
-			 * limit is compared at deep-checked ones (seed 9/9
-			 * counted deep-checked options only).
-			 */
+			/* every non-padding option counts, as on receive */
 			cnt++;
-			seen_opt = true;
+			if (cnt - 1 == max_cnt) {
+				over_off = (long)offset;
+				over_type = type;
+			}
 			if (deep_check) {
-				if (cnt > max_cnt)
-					return ipeh__fail(err, -E2BIG,
-							  IPEH_RULE_COUNT, type,
-							  (long)offset,
-							  "more than %u options",
-							  max_cnt);
 				if (p->order < prev_order)
 					return ipeh__fail(err, -EINVAL,
 							  IPEH_RULE_ORDER, type,
@@ -205,7 +209,7 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 							    nonzero_padding,
 							    p->align_mult);
 				prev_order = p->order;
-				did_deep_check = true;
+				header_rules = true;
 			}
 			nonzero_padding = false;
 			padding = 0;
@@ -214,21 +218,20 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 		offset += tlv_len;
 	}
 
-	/*
-	 * TLV-TABLE.md: trailing padding is checked if any option was
-	 * deep-checked, or if there is no option and the caller is not
-	 * privileged (seed 9/9 used the state of the last option).  Removal
-	 * (IPEH_F_DELETING) has no padding checks.
-	 */
-	if (!deleting && (did_deep_check || (!seen_opt && !admin)) &&
-	    (numpad > 1 || padding > 7 || nonzero_padding))
+	if (!header_rules)
+		return 0;
+	if (cnt > max_cnt)
+		return ipeh__fail(err, -E2BIG, IPEH_RULE_COUNT, over_type,
+				  over_off, "%u options, at most %u allowed",
+				  cnt, max_cnt);
+	if (numpad > 1 || padding > 7 || nonzero_padding)
 		return ipeh__fail(err, -EINVAL, IPEH_RULE_TRAILING_PADDING, -1,
 				  (long)(opt_len - padding),
 				  "trailing padding: %u option(s), %u bytes%s; one option of at most 7 zero bytes allowed",
 				  numpad, padding,
 				  nonzero_padding ? ", non-zero" : "");
 
-	if (did_deep_check && opt_len > max_len)
+	if (opt_len > max_len)
 		return ipeh__fail(err, -EMSGSIZE, IPEH_RULE_LENGTH, -1, -1,
 				  "header length %zu above the limit %u",
 				  opt_len, max_len);

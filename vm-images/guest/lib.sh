@@ -29,6 +29,15 @@ check() {
 		not_ok "$name" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"
 	fi
 }
+# must NAME WANT CMD...: a set-up step; silent when the first word CMD prints
+# is WANT, a failed check NAME otherwise (set-up is not a result of its own)
+must() {
+	local name=$1 want=$2 out
+	shift 2
+	out=$("$@" 2>&1)
+	[ "${out%%[ $'\n']*}" = "$want" ] ||
+		not_ok "set-up: $name" "want $want, got: $(echo "$out" | head -n 2 | tr '\n' ' ')"
+}
 # check_fails NAME CMD...: ok if CMD fails
 check_fails() {
 	local name=$1

@@ -61,3 +61,51 @@ expect "root: unknown option via sendmsg accepted" ok in_ns sender "$PROBE" send
 expect "admin UNSET of IOAM restores the default" ok "$PROBE" unset ioam
 expect "user: IOAM refused again after UNSET" EPERM as_user sender "$PROBE" sockopt hop "$IOAM2"
 expect "admin UNSET of 0x1e" ok "$PROBE" unset 0x1e
+
+# One rule for no-check options (kernel/TLV-TABLE.md, "Examples of the rule"):
+# a no-check option skips only its own checks; for a user, the count,
+# trailing-padding and length rules hold for every header, wherever a checked
+# option stands. Each block is also given to libipeh's validator, which must
+# give the same verdict.
+must "admin grants Router Alert user=check" ok "$PROBE" set ra user=check
+must "admin adds 0x1e user=check" ok "$PROBE" set 0x1e order=100 user=check \
+	class=hop,dst,rtdst align=8n+2 len=0-20 lenmult=4n+0
+must "admin adds 0x3e user=no-check" ok "$PROBE" set 0x3e order=110 user=no-check \
+	class=hop,dst,rtdst
+nocheck_case() { # NAME SYSCTL=VALUE WANT HDR HEX
+	local name=$1 sysctl=$2 want=$3 hdr=$4 hex=$5 old via
+	old=$(in_ns sender sysctl -n "${sysctl%%=*}")
+	in_ns sender sysctl -qw "$sysctl"
+	expect "user (sockopt): $name gives $want" "$want" as_user sender "$PROBE" sockopt "$hdr" "$hex"
+	# without a routing header the kernel does not send IPV6_RTHDRDSTOPTS
+	[ "$hdr" = rtdst ] || expect "user (cmsg): $name gives $want" "$want" \
+		as_user sender "$PROBE" send "$hdr" "$hex" $dst 9 --cmsg
+	expect "libipeh: $name gives $want" "$want" in_ns sender "$PROBE" validate "$hdr" "$hex"
+	in_ns sender sysctl -qw "${sysctl%%=*}=$old"
+}
+nocheck_case "three no-check options, max_hbh_opts_number 2" \
+	net.ipv6.max_hbh_opts_number=2 E2BIG hop "00003e003e003e00"
+nocheck_case "RA + three no-check options, max_hbh_opts_number 2" \
+	net.ipv6.max_hbh_opts_number=2 E2BIG hop "0001050200003e003e003e0001020000"
+nocheck_case "RA, two no-check options, RA, max_hbh_opts_number 2" \
+	net.ipv6.max_hbh_opts_number=2 E2BIG hop "0001050200003e003e00050200000100"
+nocheck_case "RA + three no-check options, max_hbh_opts_number 4" \
+	net.ipv6.max_hbh_opts_number=4 ok hop "0001050200003e003e003e0001020000"
+nocheck_case "two Pad1 after a no-check option" \
+	net.ipv6.max_hbh_opts_number=8 EINVAL hop "09003e0201990000"
+nocheck_case "non-zero trailing PadN after 0x1e and a no-check option" \
+	net.ipv6.max_dst_opts_number=8 EINVAL dst "00011e04342664b001003e0001020100"
+nocheck_case "zero trailing PadN after 0x1e and a no-check option" \
+	net.ipv6.max_dst_opts_number=8 ok dst "00011e04342664b001003e0001020000"
+nocheck_case "padding only, max_dst_opts_length 4" \
+	net.ipv6.max_dst_opts_length=4 EMSGSIZE rtdst "3c00010400000000"
+nocheck_case "one no-check option, max_dst_opts_length 4" \
+	net.ipv6.max_dst_opts_length=4 EMSGSIZE rtdst "00003e0001020000"
+nocheck_case "one no-check option, max_dst_opts_length 8" \
+	net.ipv6.max_dst_opts_length=8 ok rtdst "00003e0001020000"
+# a privileged sender's header with no checked option is held to nothing
+in_ns sender sysctl -qw net.ipv6.max_hbh_opts_number=2
+expect "root: three no-check options, max_hbh_opts_number 2, accepted" ok \
+	in_ns sender "$PROBE" sockopt hop "00003e003e003e00"
+in_ns sender sysctl -qw net.ipv6.max_hbh_opts_number=8
+for t in ra 0x1e 0x3e; do must "admin UNSET of $t" ok "$PROBE" unset $t; done

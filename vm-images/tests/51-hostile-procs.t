@@ -79,6 +79,25 @@ for h in hop dst; do
 		not_ok "$h with a no-check option: no violation, no mismatch" "${sum:-$(tail -n 2 <<< "$out" | tr '\n' ' ')}"
 	fi
 done
+# The same with small count and length limits in the sender's namespace, so
+# that the rules on the header as a whole (count, trailing padding, length)
+# meet headers of no-check options only, of checked ones only, and mixed.
+in_ns sender sysctl -qw net.ipv6.max_hbh_opts_number=2 net.ipv6.max_dst_opts_number=2 \
+	net.ipv6.max_hbh_length=24 net.ipv6.max_dst_opts_length=24
+for h in hop dst rtdst; do
+	out=$(as_user sender "$PROBE" hostile $h 10000 2000 $seed 2>&1)
+	seed=$((seed + 1))
+	echo "$out"
+	sum=$(grep "^hostile $h:" <<< "$out")
+	total=$((total + 12000))
+	if [[ $sum == *" 0 violations, 0 mismatches; sendmsg "*" 0 violations, 0 mismatches;"* ]]; then
+		ok "$h with a no-check option, count limit 2, length limit 24: no violation, no mismatch (10000 setsockopt, 2000 sendmsg)"
+	else
+		not_ok "$h with a no-check option, count limit 2, length limit 24: no violation, no mismatch" "${sum:-$(tail -n 2 <<< "$out" | tr '\n' ' ')}"
+	fi
+done
+in_ns sender sysctl -qw net.ipv6.max_hbh_opts_number=8 net.ipv6.max_dst_opts_number=8 \
+	net.ipv6.max_hbh_length=2147483647 net.ipv6.max_dst_opts_length=2147483647
 echo "hostile blocks in total: $total ($(($(date +%s) - t0)) s)"
 if [ "$total" -ge 100000 ]; then ok "at least 100,000 hostile blocks ($total)"
 else not_ok "at least 100,000 hostile blocks" "$total"; fi

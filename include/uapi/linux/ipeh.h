@@ -23,7 +23,18 @@
 					 IPEH_TLV_CLASS_FLAG_RTRDSTOPT |	\
 					 IPEH_TLV_CLASS_FLAG_DSTOPT)
 
-/* Permission to send an option (IPEH_TLV_ATTR_{ADMIN,USER}_PERM) */
+/* Permission to send an option (IPEH_TLV_ATTR_{ADMIN,USER}_PERM): the
+ * admin permission is that of a sender with CAP_NET_RAW, the user
+ * permission that of any other sender.
+ *
+ * NO_CHECK skips only the option's own checks (class, data length, order,
+ * alignment, the padding before it). The rules on the header as a whole --
+ * at most net.ipv6.max_{hbh,dst}_opts_number non-padding options (E2BIG),
+ * at most one trailing padding option of at most 7 zero bytes (EINVAL),
+ * at most max_hbh_length or max_dst_opts_length bytes (EMSGSIZE) -- hold
+ * for every header set by a sender without CAP_NET_RAW, and for the header
+ * of a sender with it once one of its options is WITH_CHECK.
+ */
 enum {
 	IPEH_TLV_PERM_NONE,		/* may not be sent */
 	IPEH_TLV_PERM_WITH_CHECK,	/* may be sent in canonical form */
