@@ -3,7 +3,8 @@
 # that unit/test-kdiff can compare libipeh's validator with the kernel's own
 # code on many blocks, without a VM.  Writes OUT; if the functions are not
 # found, have an unexpected signature or do not compile against
-# kdiff-shim.h, OUT only defines KDIFF_MISSING (the test then skips).
+# kdiff-shim.h, OUT only defines KDIFF_MISSING (the test then fails: the
+# series is in this repository, so a missing validator is a broken test).
 #
 # usage: kdiff-extract.sh OUT PATCHDIR SHIMDIR UAPIDIR CC...
 set -u
@@ -37,11 +38,11 @@ for fn in 'static unsigned int optname_to_tlv_class(' \
 	echo >> "$tmp"
 done
 
-# The test calls __ipeh_opt_validate_tlvs(table, opt, optname, deleting,
-# admin, max_len, max_cnt): check the prototype is still that one.
+# The test calls __ipeh_opt_validate_tlvs(table data, opt, optname, admin,
+# max_len, max_cnt): check the prototype is still that one.
 proto=$(awk '/^static int __ipeh_opt_validate_tlvs\(/,/\)$/' "$tmp" | tr -s ' \t\n' ' ')
 case "$proto" in
-"static int __ipeh_opt_validate_tlvs(struct tlv_param_table *tlv_param_table, const struct ipv6_opt_hdr *opt, unsigned int optname, bool deleting, bool admin, unsigned int max_len, unsigned int max_cnt) ")
+"static int __ipeh_opt_validate_tlvs(const struct tlv_param_table_data *tpt, const struct ipv6_opt_hdr *opt, unsigned int optname, bool admin, unsigned int max_len, unsigned int max_cnt) ")
 	;;
 *)
 	rm -f "$tmp"
@@ -49,7 +50,7 @@ case "$proto" in
 	;;
 esac
 
-printf '#include "kdiff-shim.h"\n#include "%s"\nint kdiff_probe(void);\nint kdiff_probe(void) { return __ipeh_opt_validate_tlvs(0, 0, 0, 0, 0, 0, 0); }\n' "$tmp" > "$out.probe.c"
+printf '#include "kdiff-shim.h"\n#include "%s"\nint kdiff_probe(void);\nint kdiff_probe(void) { return __ipeh_opt_validate_tlvs(0, 0, 0, 0, 0, 0); }\n' "$tmp" > "$out.probe.c"
 if ! "$@" -fsyntax-only -D_GNU_SOURCE -I"$shimdir" -I"$uapidir" "$out.probe.c" 2> "$out.log"; then
 	rm -f "$tmp" "$out.probe.c"
 	missing "does not compile against kdiff-shim.h (see $out.log)"

@@ -54,14 +54,15 @@ struct tlv_proc {
 	struct tlv_params params;
 };
 
-struct tlv_param_table {
+struct tlv_param_table_data {
+	unsigned int user_grants;	/* types with user_perm not NONE */
 	struct tlv_proc procs[256];
 };
 
-static inline struct tlv_proc *
-ipeh_tlv_get_proc(struct tlv_param_table *t, const __u8 *tlv)
+static inline const struct tlv_proc *
+ipeh_tlv_proc_in(const struct tlv_param_table_data *t, unsigned char type)
 {
-	return &t->procs[tlv[0]];
+	return &t->procs[type];
 }
 
 #endif

@@ -231,13 +231,19 @@ static void test_random_tables_property(void **state)
 			too_long++;
 			continue;
 		}
+		/* a user may not send a header with no option */
+		if (nopts == 0 && !(flags & IPEH_F_ADMIN)) {
+			assert_int_equal(n, -EPERM);
+			continue;
+		}
 		assert_true(n >= 8);
 		assert_int_equal(n % 8, 0);
 		assert_int_equal(ipeh_validate(&t, hdr, buf, (size_t)n, &lim,
 					       flags, NULL), 0);
 		/* canonical for users is also fine for the other perms */
 		assert_int_equal(ipeh_validate(&t, hdr, buf, (size_t)n, &lim,
-					       flags ^ IPEH_F_ADMIN, NULL), 0);
+					       flags ^ IPEH_F_ADMIN, NULL),
+				 nopts ? 0 : -EPERM);
 		if (n <= IPEH_BLOCK_MAX)
 			assert_int_equal(ipeh_validate(&t, hdr, buf, (size_t)n,
 					 &lim, flags | IPEH_F_SETSOCKOPT, NULL), 0);
@@ -425,11 +431,15 @@ static void test_empty_block(void **state)
 
 	(void)state;
 	ipeh_table_init_default(&t, 0);
-	assert_int_equal(ipeh_build(&t, IPEH_HDR_DSTOPTS, NULL, 0, b, 8, NULL, 0, NULL), 8);
+	/* the kernel refuses a user a header with no option (as 6.12 did) */
+	assert_int_equal(ipeh_build(&t, IPEH_HDR_DSTOPTS, NULL, 0, b, 8, NULL, 0, NULL), -EPERM);
+	assert_int_equal(ipeh_build(&t, IPEH_HDR_DSTOPTS, NULL, 0, b, 8, NULL,
+				    IPEH_F_ADMIN, NULL), 8);
 	assert_int_equal(b[1], 0);
 	assert_int_equal(b[2], IPEH_OPT_PADN);
 	assert_int_equal(b[3], 4);
-	assert_int_equal(ipeh_validate(&t, IPEH_HDR_DSTOPTS, b, 8, NULL, 0, NULL), 0);
+	assert_int_equal(ipeh_validate(&t, IPEH_HDR_DSTOPTS, b, 8, NULL, IPEH_F_ADMIN, NULL), 0);
+	assert_int_equal(ipeh_validate(&t, IPEH_HDR_DSTOPTS, b, 8, NULL, 0, NULL), -EPERM);
 }
 
 static void test_builder_api(void **state)

@@ -50,7 +50,6 @@ static const struct vcase cases[] = {
 	  "00 01 1e 01 00 01 04 00 00 00 00 7e 03 00 00 00", 0, R(NONE), -1, -1 },
 	{ "dstonly_in_dst", DST, 0, 0, 0, "00 00 5e 04 00 00 00 00", 0, R(NONE), -1, -1 },
 	{ "exp_in_rtdst", RTD, 0, 0, 0, "00 00 1e 04 00 00 00 00", 0, R(NONE), -1, -1 },
-	{ "only_padn4_user", HOP, 0, 0, 0, "00 00 01 04 z4", 0, R(NONE), -1, -1 },
 	{ "only_pad1s_admin", HOP, ADM, 0, 0, "00 00 00 00 00 00 00 00", 0, R(NONE), -1, -1 },
 	{ "unknown_type_admin_nocheck", HOP, ADM, 0, 0, "00 00 42 04 00 00 00 00", 0, R(NONE), -1, -1 },
 	{ "ra_misaligned_admin", HOP, ADM, 0, 0, "00 00 00 05 02 00 00 00", 0, R(NONE), -1, -1 },
@@ -74,12 +73,17 @@ static const struct vcase cases[] = {
 	{ "ra_user_none", HOP, 0, 0, 0, "00 00 05 02 00 00 01 00", -EPERM, R(PERM), 5, 2 },
 	{ "unknown_type_user_none", HOP, 0, 0, 0, "00 00 42 04 00 00 00 00", -EPERM, R(PERM), 0x42, 2 },
 	{ "ra_misaligned_user", HOP, 0, 0, 0, "00 00 00 05 02 00 00 00", -EPERM, R(PERM), 5, 3 },
-	{ "delete_needs_perm", HOP, DEL, 0, 0, "00 00 05 02 00 00 01 00", -EPERM, R(PERM), 5, 2 },
+	{ "delete_always_allowed_perm", HOP, DEL, 0, 0, "00 00 05 02 00 00 01 00", 0, R(NONE), -1, -1 },
+	{ "only_padn4_user", HOP, 0, 0, 0, "00 00 01 04 z4", -EPERM, R(PERM), -1, 2 },
+	{ "only_pad1s_user", HOP, 0, 0, 0, "00 00 00 00 00 00 00 00", -EPERM, R(PERM), -1, 2 },
+	{ "only_padn12_user", HOP, 0, 0, 0, "00 01 01 0c z12", -EPERM, R(PERM), -1, 2 },
+	{ "only_padding_dst_user", DST, 0, 0, 0, "00 00 01 04 z4", -EPERM, R(PERM), -1, 2 },
+	{ "only_padding_rtdst_user", RTD, 0, 0, 0, "00 00 01 04 z4", -EPERM, R(PERM), -1, 2 },
 	/* class */
 	{ "dstonly_in_hop", HOP, 0, 0, 0, "00 00 5e 04 00 00 00 00", -EINVAL, R(CLASS), 0x5e, 2 },
 	{ "dstonly_in_rtdst", RTD, 0, 0, 0, "00 00 5e 04 00 00 00 00", -EINVAL, R(CLASS), 0x5e, 2 },
 	{ "pmtu_in_dst", DST, 0, 0, 0, "00 00 30 04 05 00 05 dc", -EINVAL, R(CLASS), 0x30, 2 },
-	{ "delete_checks_class", HOP, DEL, 0, 0, "00 00 5e 04 00 00 00 00", -EINVAL, R(CLASS), 0x5e, 2 },
+	{ "delete_always_allowed_class", HOP, DEL, 0, 0, "00 00 5e 04 00 00 00 00", 0, R(NONE), -1, -1 },
 	/* data length */
 	{ "pmtu_len_3", HOP, 0, 0, 0, "00 00 30 03 00 00 00 00", -EINVAL, R(DATA_LEN), 0x30, 2 },
 	{ "pmtu_len_5", HOP, 0, 0, 0, "00 01 30 05 z5 01 05 z5", -EINVAL, R(DATA_LEN), 0x30, 2 },
@@ -111,8 +115,6 @@ static const struct vcase cases[] = {
 	{ "trailing_two_pad1", HOP, 0, 0, 0, "00 00 1e 02 00 00 00 00", -EINVAL, R(TRAILING_PADDING), -1, 6 },
 	{ "trailing_nonzero", HOP, 0, 0, 0, "00 00 1e 01 00 01 01 ff", -EINVAL, R(TRAILING_PADDING), -1, 5 },
 	{ "trailing_12_bytes", HOP, 0, 0, 0, "00 01 1e 00 01 0a z10", -EINVAL, R(TRAILING_PADDING), -1, 4 },
-	{ "only_pad1s_user", HOP, 0, 0, 0, "00 00 00 00 00 00 00 00", -EINVAL, R(TRAILING_PADDING), -1, 2 },
-	{ "only_padn12_user", HOP, 0, 0, 0, "00 01 01 0c z12", -EINVAL, R(TRAILING_PADDING), -1, 2 },
 	{ "trailing_after_nocheck_last", HOP, 0, 0, 0, "00 00 00 3e 01 00 00 00",
 	  -EINVAL, R(TRAILING_PADDING), -1, 6 },
 	{ "trailing_after_nocheck_only", HOP, 0, 0, 0, "00 00 3e 00 00 00 00 00",
@@ -120,7 +122,9 @@ static const struct vcase cases[] = {
 	/* length */
 	{ "length_over_limit", HOP, 0, 0, 40, PMTU_IOAM, -EMSGSIZE, R(LENGTH), -1, -1 },
 	{ "length_nocheck_only_user", HOP, 0, 0, 4, "00 00 3e 00 01 02 00 00", -EMSGSIZE, R(LENGTH), -1, -1 },
-	{ "length_padding_only_user", RTD, 0, 0, 4, "3c 00 01 04 00 00 00 00", -EMSGSIZE, R(LENGTH), -1, -1 },
+	{ "length_padding_only_user", RTD, 0, 0, 4, "3c 00 01 04 00 00 00 00", -EPERM, R(PERM), -1, 2 },
+	{ "length_negative_limit", HOP, 0, 0, -1, PMTU_IOAM, -EMSGSIZE, R(LENGTH), -1, -1 },
+	{ "length_negative_limit_admin_nocheck", HOP, ADM, 0, -1, PMTU_IOAM, 0, R(NONE), -1, -1 },
 	/* structure */
 	{ "option_past_end", HOP, 0, 0, 0, "00 00 1e 07 00 00 00 00", -EINVAL, R(STRUCTURE), 0x1e, 2 },
 	{ "padn_past_end", HOP, 0, 0, 0, "00 00 1e 02 00 00 01 01", -EINVAL, R(STRUCTURE), 1, 6 },
@@ -202,7 +206,7 @@ static const struct vcase nocheck_rule[] = {
 	  "00 01 1e 04 34 26 64 b0 01 00 3e 00 01 02 01 00",
 	  -EINVAL, R(TRAILING_PADDING), -1, 12 },
 	{ "padding_only_length_4", RTD, 0, 0, 4, "3c 00 01 04 00 00 00 00",
-	  -EMSGSIZE, R(LENGTH), -1, -1 },
+	  -EPERM, R(PERM), -1, 2 },
 	{ "nocheck_only_length_4", RTD, 0, 0, 4, "00 00 3e 00 01 02 00 00",
 	  -EMSGSIZE, R(LENGTH), -1, -1 },
 	/* the same blocks within the limits are accepted */
@@ -243,6 +247,38 @@ static void test_default_table_user_vs_admin(void **state)
 	assert_int_equal(ipeh_validate(&def, HOP, b, len, NULL, ADM, NULL), 0);
 }
 
+/*
+ * While the table grants users nothing, the kernel answers a user -EPERM
+ * before it reads the header, as Linux 6.12 did: a structural error is
+ * -EPERM for a user, -EINVAL for an admin.  A cmsg's own framing is
+ * checked before (EINVAL for both).
+ */
+static void test_nothing_granted_eperm_first(void **state)
+{
+	struct ipeh_table def;
+	uint8_t b[64];
+	size_t n6 = hexblk(b, sizeof(b), "00 00 1e 04 de ad");
+	struct ipeh_error e;
+
+	(void)state;
+	ipeh_table_init_default(&def, 0);
+	assert_int_equal(ipeh_validate(&def, HOP, b, n6, NULL, SSO, &e), -EPERM);
+	assert_int_equal(e.rule, IPEH_RULE_PERM);
+	assert_int_equal(ipeh_validate(&def, HOP, b, n6, NULL, SSO | ADM, NULL), -EINVAL);
+	/* hdrlen 1 (16 bytes) in an 8-byte buffer */
+	hexblk(b, sizeof(b), "00 01 42 04 00 00 00 00");
+	assert_int_equal(ipeh_validate(&def, HOP, b, 8, NULL, SSO, NULL), -EPERM);
+	assert_int_equal(ipeh_validate(&def, HOP, b, 8, NULL, 0, NULL), -EINVAL);
+	/* an option running past the header, in both paths */
+	hexblk(b, sizeof(b), "00 00 42 09 00 00 00 00");
+	assert_int_equal(ipeh_validate(&def, HOP, b, 8, NULL, SSO, NULL), -EPERM);
+	assert_int_equal(ipeh_validate(&def, HOP, b, 8, NULL, 0, NULL), -EPERM);
+	assert_int_equal(ipeh_validate(&def, HOP, b, 8, NULL, ADM, NULL), -EINVAL);
+	/* once one option is granted, the header is read */
+	def.params[IPEH_OPT_RA].user_perm = IPEH_PERM_CHECK;
+	assert_int_equal(ipeh_validate(&def, HOP, b, 8, NULL, 0, NULL), -EINVAL);
+}
+
 /* A table entry with an impossible multiple is reported, never divides by 0. */
 static void test_bad_table_entry_no_crash(void **state)
 {
@@ -277,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_every_rule_case),
 		cmocka_unit_test(test_nocheck_rule_examples),
 		cmocka_unit_test(test_default_table_user_vs_admin),
+		cmocka_unit_test(test_nothing_granted_eperm_first),
 		cmocka_unit_test(test_bad_table_entry_no_crash),
 		cmocka_unit_test(test_null_error_record),
 	};

@@ -250,8 +250,8 @@ int ipeh_limits_read(enum ipeh_hdr hdr, struct ipeh_limits *lim);
 /* Validation/builder flags */
 #define IPEH_F_ADMIN		0x1 /* caller has CAP_NET_RAW: use admin_perm */
 #define IPEH_F_SETSOCKOPT	0x2 /* also apply setsockopt()'s length checks */
-#define IPEH_F_DELETING		0x4 /* as the kernel checks removal of the
-				     * options already on a socket */
+#define IPEH_F_DELETING		0x4 /* removal of the options already on a
+				     * socket: always allowed (returns 0) */
 
 /*
  * Validate a block exactly as the kernel validates one given by

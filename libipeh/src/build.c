@@ -194,6 +194,9 @@ static ssize_t build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 			header_rules = true;
 		offset += 2 + (size_t)o->len;
 	}
+	if (!(flags & IPEH_F_ADMIN) && !cnt)
+		return ipeh__fail(err, -EPERM, IPEH_RULE_PERM, -1, -1,
+				  "a header of padding only may not be sent by user");
 	if (header_rules && cnt > max_cnt)
 		return ipeh__fail(err, -E2BIG, IPEH_RULE_COUNT, over_type,
 				  over_off, "%u options, at most %u allowed",

@@ -82,7 +82,9 @@ static inline void ipeh__limits(const struct ipeh_limits *lim,
 	*max_cnt = lim->max_opts_number < 0 ?
 		   0u - (unsigned int)lim->max_opts_number :
 		   (unsigned int)lim->max_opts_number;
-	*max_len = (unsigned int)lim->max_opts_length;
+	/* the kernel: a negative length limit refuses every header */
+	*max_len = lim->max_opts_length < 0 ? 0u :
+		   (unsigned int)lim->max_opts_length;
 }
 
 static inline bool ipeh__hdr_ok(enum ipeh_hdr hdr)

@@ -34,6 +34,28 @@ static int fail_padding(struct ipeh_error *err, int type, long off,
 			  padding, off, mult - 1);
 }
 
+/*
+ * While the table grants users no option at all, the kernel refuses a user
+ * with -EPERM before it looks at the header (as Linux 6.12 did).  Only a
+ * structural error can come before the first option's own -EPERM, so this
+ * is asked on those paths only, never on the way to success.
+ */
+static bool user_granted_nothing(const struct ipeh_table *t)
+{
+	unsigned int i;
+
+	for (i = 2; i < 256; i++)
+		if (t->params[i].user_perm != IPEH_PERM_NONE)
+			return false;
+	return true;
+}
+
+static int fail_nothing_granted(struct ipeh_error *err)
+{
+	return ipeh__fail(err, -EPERM, IPEH_RULE_PERM, -1, -1,
+			  "the table grants users no option");
+}
+
 int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 		  const void *block, size_t len,
 		  const struct ipeh_limits *lim, unsigned int flags,
@@ -41,7 +63,6 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 {
 	const uint8_t *tlv = block;
 	bool admin = flags & IPEH_F_ADMIN;
-	bool deleting = flags & IPEH_F_DELETING;
 	bool deep_check = false, header_rules;
 	bool nonzero_padding = false;
 	unsigned int padding = 0, numpad = 0, cnt = 0;
@@ -56,31 +77,38 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 		return ipeh__fail(err, -EINVAL, IPEH_RULE_PARAM, -1, -1,
 				  "invalid header kind %d", (int)hdr);
 
-	if (deleting) {
-		max_cnt = -1U;
-		max_len = -1U;
-	} else {
-		ipeh__limits(lim, &max_cnt, &max_len);
-	}
+	/* removing options is allowed to everyone (TLV-TABLE.md) */
+	if (flags & IPEH_F_DELETING)
+		return 0;
+
+	ipeh__limits(lim, &max_cnt, &max_len);
 
 	if (flags & IPEH_F_SETSOCKOPT) {
 		if (len == 0)
 			return 0;	/* removes the sticky options */
-		if (!block || len < 2 || (len & 7) || len > IPEH_BLOCK_MAX)
+		if (!block || len < 2 || (len & 7) || len > IPEH_BLOCK_MAX) {
+			if (!admin && user_granted_nothing(t))
+				return fail_nothing_granted(err);
 			return ipeh__fail(err, -EINVAL, IPEH_RULE_STRUCTURE,
 					  -1, -1,
 					  "setsockopt length %zu is not a multiple of 8 in 8..%u",
 					  len, IPEH_BLOCK_MAX);
+		}
 	} else if (!block || len < 2) {
 		return ipeh__fail(err, -EINVAL, IPEH_RULE_STRUCTURE, -1, -1,
 				  "block of %zu bytes is shorter than the 2-byte header",
 				  len);
 	}
 	opt_len = ((size_t)tlv[1] + 1) * 8;
-	if (opt_len > len)
+	if (opt_len > len) {
+		/* after the copy in setsockopt(), a cmsg's framing for sendmsg() */
+		if ((flags & IPEH_F_SETSOCKOPT) && !admin &&
+		    user_granted_nothing(t))
+			return fail_nothing_granted(err);
 		return ipeh__fail(err, -EINVAL, IPEH_RULE_STRUCTURE, -1, 1,
 				  "header length %zu exceeds the %zu bytes given",
 				  opt_len, len);
+	}
 
 	/*
 	 * TLV-TABLE.md: the rules on the header as a whole (count, trailing
@@ -89,13 +117,13 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 	 * deep-checked; a no-check option skips only its own checks.  Seed
 	 * 9/9 decided them from the last option's permission.
 	 */
-	header_rules = !admin && !deleting;
+	header_rules = !admin;
 
 	offset = 2;
 	while (offset < opt_len) {
 		const struct ipeh_tlv_params *p;
 		uint8_t type = tlv[offset];
-		unsigned int perm;
+		unsigned int perm, dlen;
 		size_t i;
 
 		switch (type) {
@@ -138,34 +166,29 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 							  (long)offset,
 							  "option 0x%02x not allowed in %s header",
 							  type, ipeh_hdr_name(hdr));
-				if (deleting) {
-					deep_check = false;
-				} else {
-					unsigned int dlen = tlv[offset + 1];
-
-					if (dlen < p->min_data_len ||
-					    dlen > p->max_data_len)
-						return ipeh__fail(err, -EINVAL,
-								  IPEH_RULE_DATA_LEN,
-								  type, (long)offset,
-								  "option 0x%02x data length %u not in %u..%u",
-								  type, dlen,
-								  p->min_data_len,
-								  p->max_data_len);
-					if (p->data_len_mult < 1 ||
-					    p->data_len_mult > 16)
-						return bad_param(err, type,
-								 (long)offset);
-					if (ipeh__mod(dlen, p->data_len_mult) !=
-					    p->data_len_off)
-						return ipeh__fail(err, -EINVAL,
-								  IPEH_RULE_DATA_LEN_MULT,
-								  type, (long)offset,
-								  "option 0x%02x data length %u is not %un+%u",
-								  type, dlen,
-								  p->data_len_mult,
-								  p->data_len_off);
-				}
+				dlen = tlv[offset + 1];
+				if (dlen < p->min_data_len ||
+				    dlen > p->max_data_len)
+					return ipeh__fail(err, -EINVAL,
+							  IPEH_RULE_DATA_LEN,
+							  type, (long)offset,
+							  "option 0x%02x data length %u not in %u..%u",
+							  type, dlen,
+							  p->min_data_len,
+							  p->max_data_len);
+				if (p->data_len_mult < 1 ||
+				    p->data_len_mult > 16)
+					return bad_param(err, type,
+							 (long)offset);
+				if (ipeh__mod(dlen, p->data_len_mult) !=
+				    p->data_len_off)
+					return ipeh__fail(err, -EINVAL,
+							  IPEH_RULE_DATA_LEN_MULT,
+							  type, (long)offset,
+							  "option 0x%02x data length %u is not %un+%u",
+							  type, dlen,
+							  p->data_len_mult,
+							  p->data_len_off);
 			} else {
 				return ipeh__fail(err, -EPERM, IPEH_RULE_PERM,
 						  type, (long)offset,
@@ -218,6 +241,10 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 		offset += tlv_len;
 	}
 
+	/* a header with no option gives a user nothing to be granted */
+	if (!admin && !cnt)
+		return ipeh__fail(err, -EPERM, IPEH_RULE_PERM, -1, 2,
+				  "a header of padding only may not be sent by user");
 	if (!header_rules)
 		return 0;
 	if (cnt > max_cnt)
@@ -238,6 +265,8 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 	return 0;
 
 truncated:
+	if (!admin && user_granted_nothing(t))
+		return fail_nothing_granted(err);
 	return ipeh__fail(err, -EINVAL, IPEH_RULE_STRUCTURE, tlv[offset],
 			  (long)offset,
 			  "option at offset %zu runs past the header end %zu",

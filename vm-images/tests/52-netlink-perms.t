@@ -97,3 +97,32 @@ else not_ok "the table is unchanged after every refused request" "$(diff <(echo 
 # and a well-formed raw request does work (the tool is not refusing everything)
 nlx "well-formed raw SET of 0xbe" ok "" raw set 1:be 2:6e00 4:01 5:04 6:04 7:02 8:04 9:04
 nlx "well-formed raw UNSET of 0xbe" ok "" raw unset 1:be
+
+# --- change notifications reveal nothing a GET by the same listener would not:
+# a user's root in a new user+net namespace has CAP_NET_ADMIN over its own
+# netns, enough to join "tlv-changes", but its GET does not show ADMIN_PERM
+# (attribute 3); neither may a notification, nor the port id and sequence
+# number of the request that made the change.
+lout=$(mktemp)
+as_user sender unshare --user --map-root-user --net "$PROBE" listen 30 2 > "$lout" 2>&1 &
+lpid=$!
+if wait_for 20 grep -q '^listening' "$lout"; then
+	must "admin SET of 0xbe (notified)" ok "$PROBE" set 0xbe order=110 user=check admin=check
+	must "admin UNSET of 0xbe (notified)" ok "$PROBE" unset 0xbe
+fi
+wait $lpid
+cat "$lout"
+nlines=$(grep -c '^notify ' "$lout")
+if [ "$nlines" = 2 ]; then ok "a listener in its own user+net namespace is told of a SET and an UNSET"
+else not_ok "a listener in its own user+net namespace is told of a SET and an UNSET" "$(tr '\n' ' ' < "$lout")"; fi
+if [ "$nlines" -gt 0 ] && ! grep '^notify ' "$lout" | grep -Eq 'attrs=([0-9,]*,)?3(,|$)'; then
+	ok "notifications carry no ADMIN_PERM"
+else
+	not_ok "notifications carry no ADMIN_PERM" "$(grep '^notify ' "$lout" | tr '\n' ' ')"
+fi
+if [ "$nlines" -gt 0 ] && ! grep '^notify ' "$lout" | grep -vq ' pid=0 seq=0 '; then
+	ok "notifications carry no requester port id or sequence number"
+else
+	not_ok "notifications carry no requester port id or sequence number" "$(grep '^notify ' "$lout" | tr '\n' ' ')"
+fi
+rm -f "$lout"

@@ -31,9 +31,19 @@
  * alignment, the padding before it). The rules on the header as a whole --
  * at most net.ipv6.max_{hbh,dst}_opts_number non-padding options (E2BIG),
  * at most one trailing padding option of at most 7 zero bytes (EINVAL),
- * at most max_hbh_length or max_dst_opts_length bytes (EMSGSIZE) -- hold
- * for every header set by a sender without CAP_NET_RAW, and for the header
- * of a sender with it once one of its options is WITH_CHECK.
+ * at most max_hbh_length or max_dst_opts_length bytes (EMSGSIZE; a negative
+ * sysctl refuses every header) -- hold for every header set by a sender
+ * without CAP_NET_RAW, and for the header of a sender with it once one of
+ * its options is WITH_CHECK.
+ *
+ * A sender without CAP_NET_RAW also gets EPERM for a header of padding
+ * only, and for any header while no type has a USER_PERM other than NONE
+ * (before the header is read, as before this table existed). Other errors:
+ * EINVAL for an option running past the header or a WITH_CHECK option out
+ * of its class, length, order, alignment or padding rules; from
+ * setsockopt() also EINVAL, EFAULT or ENOMEM for the header's length or
+ * copy. Options are checked in header order, the header-wide rules after
+ * them. Removing sticky options (optlen 0) is allowed to every sender.
  */
 enum {
 	IPEH_TLV_PERM_NONE,		/* may not be sent */

@@ -45,6 +45,8 @@ static int usage(void)
 	      "  get TYPE | unset TYPE\n"
 	      "  set TYPE KEY=VALUE...        order user admin class align len lenmult\n"
 	      "  sockopt HDR HEX              setsockopt on a UDP socket: verdict\n"
+	      "  sockhold HDR HEX FILE        setsockopt HEX, then once FILE exists (at\n"
+	      "                               most 60 s) remove it (optlen 0): verdicts\n"
 	      "  validate HDR HEX [--admin]   libipeh's verdict for the same block\n"
 	      "  send HDR HEX ADDR PORT [--cmsg]  one UDP datagram carrying the block\n"
 	      "  recv PORT COUNT SECONDS      print received option blocks\n"
@@ -56,6 +58,9 @@ static int usage(void)
 	      "                               verdict, extack message, offset, missing attr\n"
 	      "  flip N [USEC]                admin: N x (SET+UNSET) of IOAM and 0x3e,\n"
 	      "                               USEC after each\n"
+	      "  listen SECONDS COUNT         join \"tlv-changes\", print COUNT notifications\n"
+	      "                               (command, type, sender port id and sequence,\n"
+	      "                               attributes present), at most SECONDS\n"
 	      "  sendloop HDR HEX ADDR PORT N USEC  N datagrams (block in a cmsg),\n"
 	      "                               a USEC pause every 8: counts of verdicts\n"
 	      "HDR is hop, dst or rtdst; HEX is the whole header (next-header byte first).\n",
@@ -256,6 +261,29 @@ static int cmd_sockopt(int argc, char **argv)
 		return 1;
 	r = ipeh_sock_set(fd, (enum ipeh_hdr)hdr, blk, (size_t)n);
 	printf("%s\n", errtok(r));
+	close(fd);
+	return 0;
+}
+
+/* Sticky options set, then removed by the same socket once told to */
+static int cmd_sockhold(int argc, char **argv)
+{
+	uint8_t blk[IPEH_HDR_MAX + 8];
+	int hdr, n, fd, r, i;
+
+	if (argc < 4 || (hdr = hdr_arg(argv[1])) < 0 ||
+	    (n = parse_hex(argv[2], blk, sizeof(blk))) < 0)
+		return usage();
+	fd = udp6_socket();
+	if (fd < 0)
+		return 1;
+	r = ipeh_sock_set(fd, (enum ipeh_hdr)hdr, blk, (size_t)n);
+	printf("set %s\n", errtok(r));
+	fflush(stdout);
+	for (i = 0; i < 1200 && access(argv[3], F_OK) < 0; i++)
+		usleep(50000);
+	r = ipeh_sock_clear(fd, (enum ipeh_hdr)hdr);
+	printf("clear %s\n", errtok(r));
 	close(fd);
 	return 0;
 }
@@ -812,6 +840,82 @@ static int cmd_sendloop(int argc, char **argv)
 	return 0;
 }
 
+/* ---- change notifications, as a listener receives them ---- */
+
+static int cmd_listen(int argc, char **argv)
+{
+	uint8_t buf[8192] __attribute__((aligned(4)));
+	struct ipeh_error e;
+	struct ipeh_nl *nl;
+	struct timespec t0, t;
+	long secs, want, seen = 0;
+	uint16_t family;
+	int fd;
+
+	if (argc < 3)
+		return usage();
+	secs = atol(argv[1]);
+	want = atol(argv[2]);
+	nl = nl_open_or_report();
+	if (!nl)
+		return 1;
+	ipeh_error_clear(&e);
+	if (ipeh_nl_subscribe(nl, &e) < 0) {
+		printf("%s %s\n", errtok(e.err), e.msg);
+		ipeh_nl_close(nl);
+		return 0;
+	}
+	family = ipeh_nl_family(nl);
+	fd = ipeh_nl_fd(nl);
+	printf("listening\n");
+	fflush(stdout);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (seen < want) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		struct nlmsghdr *h;
+		long left_ms;
+		ssize_t n;
+		int left;
+
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		left_ms = secs * 1000 - ((t.tv_sec - t0.tv_sec) * 1000 +
+					 (t.tv_nsec - t0.tv_nsec) / 1000000);
+		if (left_ms <= 0 || poll(&pfd, 1, (int)left_ms) <= 0)
+			break;
+		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n < 0) {
+			printf("%s recv\n", errtok(errno));
+			break;
+		}
+		left = (int)n;
+		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
+			const struct genlmsghdr *g = NLMSG_DATA(h);
+			const struct nlattr *a;
+			size_t off;
+
+			if (h->nlmsg_type != family ||
+			    h->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
+				continue;
+			printf("notify cmd=%u pid=%u seq=%u attrs=", g->cmd,
+			       h->nlmsg_pid, h->nlmsg_seq);
+			for (off = NLMSG_HDRLEN + GENL_HDRLEN;
+			     off + NLA_HDRLEN <= h->nlmsg_len;
+			     off += NLA_ALIGN(a->nla_len)) {
+				a = (const struct nlattr *)((const uint8_t *)h + off);
+				if (a->nla_len < NLA_HDRLEN)
+					break;
+				printf("%s%u", off == NLMSG_HDRLEN + GENL_HDRLEN ?
+				       "" : ",", a->nla_type & NLA_TYPE_MASK);
+			}
+			printf("\n");
+			seen++;
+		}
+	}
+	printf("notifications %ld\n", seen);
+	ipeh_nl_close(nl);
+	return 0;
+}
+
 /* ---- raw ipv6-tlv requests, for malformed attributes (issue 7 §6) ---- */
 
 static int cmd_rawnl(int argc, char **argv)
@@ -969,5 +1073,9 @@ int main(int argc, char **argv)
 		return cmd_sendloop(argc, argv);
 	if (!strcmp(argv[0], "rawnl"))
 		return cmd_rawnl(argc, argv);
+	if (!strcmp(argv[0], "sockhold"))
+		return cmd_sockhold(argc, argv);
+	if (!strcmp(argv[0], "listen"))
+		return cmd_listen(argc, argv);
 	return usage();
 }
