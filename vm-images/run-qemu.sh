@@ -39,7 +39,7 @@ done
 [ -f "$kernel" ] || { echo "run-qemu: no kernel at $kernel" >&2; exit 2; }
 [ -f "$image" ] || { echo "run-qemu: no image at $image" >&2; exit 2; }
 case "$mode" in
-test) : "${timeout:=2400}" ;;
+test) : "${timeout:=1500}" ;;	# runs take 120-600 s (debug kernel the longest)
 demo | kbench) : "${timeout:=1200}" ;;
 *) : "${timeout:=0}" ;;
 esac
@@ -120,15 +120,31 @@ awk '
 		print status " kunit: " suite "." name
 	}' "$results/kernel.log" >> "$all"
 
-# A built-in KUnit suite that printed nothing is a failure, not a pass.
-if grep -q '^CONFIG_KUNIT=y' "$(dirname "$kernel")/../../../.config" 2>/dev/null &&
-	grep -qE '^CONFIG_[A-Z0-9_]*KUNIT_TEST=y' "$(dirname "$kernel")/../../../.config" &&
-	! grep -q ' kunit: ' "$all" && [ "$mode" = test ] && ! grep -q 'kunit.enable=0' <<< "$cmdline"; then
-	echo "not ok kunit: KUnit suites are built in but no TAP result reached the console" >> "$all"
+# A built-in KUnit suite that printed nothing is a failure, not a pass; so is
+# every case the series defines (net/ipv6/exthdrs_kunit.c of the booted tree)
+# that reported no result.
+kbuild=$(dirname "$kernel")/../../..
+if grep -q '^CONFIG_KUNIT=y' "$kbuild/.config" 2>/dev/null &&
+	grep -qE '^CONFIG_[A-Z0-9_]*KUNIT_TEST=y' "$kbuild/.config" &&
+	[ "$mode" = test ] && ! grep -q 'kunit.enable=0' <<< "$cmdline"; then
+	if ! grep -q ' kunit: ' "$all"; then
+		echo "not ok kunit: KUnit suites are built in but no TAP result reached the console" >> "$all"
+	fi
+	if grep -q '^CONFIG_IPV6_EXTHDRS_KUNIT_TEST=y' "$kbuild/.config"; then
+		"$(dirname "$0")/kunit-expected.sh" "$kbuild/../src/net/ipv6/exthdrs_kunit.c" > "$results/kunit-expected.txt" ||
+			echo "not ok kunit: the list of the series' KUnit cases could not be read from exthdrs_kunit.c" >> "$all"
+		while read -r case; do
+			grep -qE "^(ok|not ok|skip) kunit: ${case//./\\.}( |$)" "$all" ||
+				echo "not ok kunit: $case defined by the series but reported no result" >> "$all"
+		done < "$results/kunit-expected.txt"
+	fi
 fi
 
 # Kernel splats anywhere on the console fail the run, with the report shown.
-if grep -nE '^(Kernel panic|Oops|BUG: |WARNING: |kernel BUG at|general protection fault|KASAN|UBSAN: |INFO: task .* blocked|watchdog: BUG|Unable to handle kernel)' \
+# The kernel's own report headers (as syzkaller and kselftest's dmesg checks
+# look for them): panics, Oops, BUG and WARNING (lockdep's reports start with
+# one), KASAN/KFENCE/UBSAN/kmemleak, RCU stalls, hung tasks, soft lockups.
+if grep -nE '^(Kernel panic|Oops|BUG: |WARNING: |kernel BUG at|general protection fault|KASAN|KFENCE: |UBSAN: |kmemleak: [0-9]+ new suspected|INFO: task .* blocked|INFO: rcu_|rcu: INFO: |rcu: .*detected stalls|watchdog: BUG|Unable to handle kernel|divide error: |invalid opcode: |stack segment: |refcount_t: |list_(add|del) corruption|RTNL: assertion failed)' \
 	"$results/kernel.log" > "$results/splats.txt"; then
 	first=$(head -n 1 "$results/splats.txt" | cut -d: -f2- | cut -c1-120)
 	echo "not ok kernel: no panic/Oops/BUG/WARN/KASAN/lockdep report on the console -- $first" >> "$all"

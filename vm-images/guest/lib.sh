@@ -54,13 +54,13 @@ as_user() {
 		--inh-caps=-all --bounding-set=-all -- "$@"
 }
 
-# wait_for SECONDS CMD...: poll CMD until it succeeds, at most SECONDS
+# wait_for SECONDS CMD...: poll CMD until it succeeds, at most SECONDS of
+# wall time (however long CMD itself takes)
 wait_for() {
-	local limit=$1 i=0
+	local end=$((SECONDS + $1))
 	shift
 	while ! "$@" >/dev/null 2>&1; do
-		i=$((i + 1))
-		[ "$i" -ge $((limit * 10)) ] && return 1
+		[ "$SECONDS" -ge "$end" ] && return 1
 		sleep 0.1
 	done
 }
@@ -107,6 +107,13 @@ capture_start() {
 	wait_for 10 test -s "$file" || true
 }
 
+# EXIT trap of each test (run-tests): a test that did not reach its last line
+# (an exit, or bash giving up half-way) failed, whatever it reported so far.
+_ipeh_test_end() {
+	[ "${IPEH_COMPLETED:-0}" = 1 ] ||
+		not_ok "the test ended before its last line (exit or a fatal error in the script)"
+	topo_down
+}
 topo_down() {
 	local pid ns
 	for pid in "${IPEH_CAPTURES[@]}"; do

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -977,6 +978,12 @@ static int cmd_rawnl(int argc, char **argv)
 		return 1;
 	}
 	setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	{
+		/* a kernel that never answers is a failed check, not a hang */
+		struct timeval tv = { .tv_sec = 10 };
+
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	}
 	if (sendto(fd, req, off, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0) {
 		printf("%s send\n", errtok(errno));
 		close(fd);
