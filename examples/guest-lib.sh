@@ -40,13 +40,17 @@ ex_policy_fallback_grant() {
 	"$EX_POLICY" grant ioam pmtu
 }
 
-# ex_policy_grant: tlvd with the shipped policy if installed, else the
-# fallback.  Then make sure the sender's and the receiver's namespaces see
+# ex_policy_grant [--strict]: tlvd with the shipped policy if installed, else
+# the fallback.  Then make sure the sender's and the receiver's namespaces see
 # user = check (if the kernel keeps one table per network namespace, tlvd
 # in the initial namespace does not reach them: grant there too, loudly).
 # Sets EX_POLICY_BY.  Returns non-zero if tlvd is installed but failed.
+# --strict (the tests): no fallback and no grant of our own anywhere; the
+# policy is tlvd's or it is missing, and a namespace that does not see it
+# makes the call fail.
 ex_policy_grant() {
-	local rc=0 ns t perm
+	local rc=0 ns t perm strict=0
+	[ "${1:-}" = --strict ] && strict=1
 	systemctl is-active --quiet tlvd 2>/dev/null && EX_TLVD_WAS_ACTIVE=1
 	if ex_have_tlvd; then
 		ex_say "policy: systemctl start tlvd (policy /etc/tlvd.conf: ioam and pmtu, user = check)"
@@ -59,6 +63,10 @@ ex_policy_grant() {
 			ex_say "policy: !!! systemctl start tlvd FAILED (tlvd is $(systemctl is-active tlvd)); its journal:"
 			journalctl -u tlvd -n 20 --no-pager 2>&1 | sed 's/^/IPEH-DEMO:     /'
 		fi
+	fi
+	if [ "$EX_POLICY_BY" != tlvd ] && [ $strict = 1 ]; then
+		ex_say "policy: !!! tlvd did not grant the policy (not installed or not started); no fallback"
+		return 1
 	fi
 	if [ "$EX_POLICY_BY" != tlvd ]; then
 		ex_say "policy: ****************************************************************"
@@ -82,6 +90,11 @@ ex_policy_grant() {
 			perm=$(ex_user_perm "$ns" "$t")
 			if [ -z "$perm" ]; then
 				ex_say "policy: cannot read the TLV table from namespace $ns (family not reachable there?)"
+				break
+			fi
+			if [ "$perm" != check ] && [ $strict = 1 ]; then
+				ex_say "policy: !!! namespace $ns sees user=$perm for $t: no grant of our own (--strict)"
+				rc=1
 				break
 			fi
 			if [ "$perm" != check ]; then

@@ -38,6 +38,14 @@ must() {
 	[ "${out%%[ $'\n']*}" = "$want" ] ||
 		not_ok "set-up: $name" "want $want, got: $(echo "$out" | head -n 2 | tr '\n' ' ')"
 }
+# must_run NAME CMD...: a set-up step judged by CMD's exit status; silent when
+# it succeeds, a failed check "set-up: NAME" with its output otherwise
+must_run() {
+	local name=$1 out
+	shift
+	out=$("$@" 2>&1) ||
+		not_ok "set-up: $name" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"
+}
 # check_fails NAME CMD...: ok if CMD fails
 check_fails() {
 	local name=$1

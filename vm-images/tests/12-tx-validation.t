@@ -30,8 +30,8 @@ expect "user: a 6-byte header gives EPERM while nothing is granted (setsockopt)"
 expect "root: a 6-byte header gives EINVAL" EINVAL in_ns sender "$PROBE" sockopt hop "00001e04dead"
 
 # The administrator grants user_perm=check.
-expect "admin grants IOAM user=check" ok "$PROBE" set ioam user=check
-expect "admin adds option 0x1e for Destination headers" ok \
+must "admin grants IOAM user=check" ok "$PROBE" set ioam user=check
+must "admin adds option 0x1e for Destination headers" ok \
 	"$PROBE" set 0x1e order=100 user=check class=dst align=4n+2 len=4-4
 
 for via in sockopt cmsg; do
@@ -56,6 +56,9 @@ expect "user (sockopt): RTHDRDSTOPTS header of padding only refused" EPERM \
 # Limits from the sysctls, in the sender's namespace
 in_ns sender sysctl -qw net.ipv6.max_hbh_opts_number=0
 expect "user: more options than max_hbh_opts_number gives E2BIG" E2BIG as_user sender "$PROBE" sockopt hop "$IOAM2"
+# a negative count (drop unknown options on receive) limits by its absolute value
+in_ns sender sysctl -qw net.ipv6.max_hbh_opts_number=-1
+expect "user: max_hbh_opts_number -1 allows one option" ok as_user sender "$PROBE" sockopt hop "$IOAM2"
 in_ns sender sysctl -qw net.ipv6.max_hbh_opts_number=8 net.ipv6.max_hbh_length=16
 expect "user: header longer than max_hbh_length gives EMSGSIZE" EMSGSIZE as_user sender "$PROBE" sockopt hop "$IOAM2"
 # a negative length limit drops every header on receive; users may send none
@@ -99,7 +102,7 @@ hold_then_clear "root: removes its own IOAM option after admin=none" root admin=
 # Restoring the defaults takes the permission away again.
 expect "admin UNSET of IOAM restores the default" ok "$PROBE" unset ioam
 expect "user: IOAM refused again after UNSET" EPERM as_user sender "$PROBE" sockopt hop "$IOAM2"
-expect "admin UNSET of 0x1e" ok "$PROBE" unset 0x1e
+must "admin UNSET of 0x1e" ok "$PROBE" unset 0x1e
 
 # One rule for no-check options (kernel/TLV-TABLE.md, "Examples of the rule"):
 # a no-check option skips only its own checks; for a user, the count,

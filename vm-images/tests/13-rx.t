@@ -4,8 +4,8 @@ IOAM1="0002""0100""310e""0000""007b""0801""80000000""00000000""01020000"
 EXP_DST="0000""1e04""deadbeef"
 dst=2001:db8:2::1
 
-expect "admin grants IOAM user=check" ok "$PROBE" set ioam user=check
-expect "admin adds option 0x1e for Destination headers" ok \
+must "admin grants IOAM user=check" ok "$PROBE" set ioam user=check
+must "admin adds option 0x1e for Destination headers" ok \
 	"$PROBE" set 0x1e order=100 user=check class=dst align=4n+2 len=4-4
 
 # recv_one HDR HEX VIA: receiver prints what arrived; the sender sends one datagram
@@ -55,5 +55,5 @@ if [ "$after" -eq $((before + 1)) ]; then ok "header over max_dst_opts_length co
 else not_ok "header over max_dst_opts_length counted in Ip6InHdrErrors" "$before -> $after"; fi
 in_ns receiver sysctl -qw net.ipv6.max_dst_opts_length=2147483647
 
-expect "admin UNSET of IOAM" ok "$PROBE" unset ioam
-expect "admin UNSET of 0x1e" ok "$PROBE" unset 0x1e
+must "admin UNSET of IOAM" ok "$PROBE" unset ioam
+must "admin UNSET of 0x1e" ok "$PROBE" unset 0x1e

@@ -4,8 +4,8 @@
 # sends an IOAM + PMTU Hop-by-Hop header as an ordinary user.
 app=/usr/libexec/ipeh/outside-send
 check "the man page example was built with pkg-config and installed" test -x "$app"
-expect "admin grants IOAM user=check" ok "$PROBE" set ioam user=check
-expect "admin adds PMTU (0x30) for users, as tlvd.conf does" ok \
+must "admin grants IOAM user=check" ok "$PROBE" set ioam user=check
+must "admin adds PMTU (0x30) for users, as tlvd.conf does" ok \
 	"$PROBE" set pmtu order=60 user=check class=hop align=4n+2 len=4-4
 
 out=$IPEH_RESULTS/$IPEH_TEST.recv
@@ -26,7 +26,7 @@ case "$got" in
 *31220000007b*) ok "receiver got the IOAM pre-allocated trace option (namespace 123)" ;;
 *) not_ok "receiver got the IOAM pre-allocated trace option (namespace 123)" "hop=$got" ;;
 esac
-expect "admin UNSET of PMTU" ok "$PROBE" unset pmtu
-expect "admin UNSET of IOAM" ok "$PROBE" unset ioam
+must "admin UNSET of PMTU" ok "$PROBE" unset pmtu
+must "admin UNSET of IOAM" ok "$PROBE" unset ioam
 expect "after UNSET users get EPERM for IOAM again" EPERM \
 	as_user sender "$PROBE" sockopt hop "0002""0100""310e""0000""007b""0801""80000000""00000000""01020000"

@@ -33,7 +33,7 @@ for cmd in "set ioam user=check" "set ra user=check" \
 	"set 0x1e order=100 user=check class=hop,dst,rtdst align=8n+2 len=0-20 lenmult=4n+0" \
 	"set 0x3e order=110 user=check class=hop,dst,rtdst align=4n+2 len=0-8"; do
 	# shellcheck disable=SC2086
-	expect "admin: $cmd" ok "$PROBE" $cmd
+	must "admin: $cmd" ok "$PROBE" $cmd
 done
 
 total=0
@@ -66,7 +66,7 @@ for h in hop dst rtdst; do
 done
 # A no-check option: accepted as is (no padding or order checks around it),
 # so only the verdicts are compared (the receiver may drop what it sends).
-expect "admin: 0x3e user=no-check" ok "$PROBE" set 0x3e user=no-check
+must "admin: 0x3e user=no-check" ok "$PROBE" set 0x3e user=no-check
 for h in hop dst; do
 	out=$(as_user sender "$PROBE" hostile $h 20000 5000 $seed 2>&1)
 	seed=$((seed + 1))
