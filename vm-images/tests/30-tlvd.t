@@ -147,6 +147,16 @@ check "a type the policy does not name is left alone (unmentioned = keep)" user_
 check "tlvctl unset ra (back to its built-in row)" tlvctl unset ra
 check "Router Alert back to user none" user_is ra none
 
+# --- drift seen through a change notification: the timer is an hour away ------
+applied_count() { journal | grep -cF "policy $conf applied"; }
+applied_more() { [ "$(applied_count)" -gt "$1" ]; }
+n0=$(applied_count)
+sed 's/^interval = .*/interval = 3600/' "$orig" > "$conf"
+must_run "systemctl reload tlvd (interval = 3600)" systemctl reload tlvd
+must_run "the reload with interval = 3600 is applied" wait_for 10 applied_more "$n0"
+check "tlvctl set ioam user none (behind tlvd's back, its timer an hour away)" tlvctl set ioam user none
+poll_ok "drift reverted within 5 s: tlvd acted on the tlv-changes notification" 5 user_is ioam check
+
 # --- stop, on-stop = keep (shipped) -------------------------------------------
 check "systemctl stop tlvd (on-stop = keep)" systemctl stop tlvd
 check_fails "tlvd did not fail on stop" systemctl is-failed --quiet tlvd

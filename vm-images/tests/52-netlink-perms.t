@@ -113,8 +113,9 @@ fi
 wait $lpid
 cat "$lout"
 nlines=$(grep -c '^notify ' "$lout")
-if [ "$nlines" = 2 ]; then ok "a listener in its own user+net namespace is told of a SET and an UNSET"
-else not_ok "a listener in its own user+net namespace is told of a SET and an UNSET" "$(tr '\n' ' ' < "$lout")"; fi
+if [ "$nlines" = 2 ] && [ "$(grep '^notify ' "$lout" | cut -d' ' -f2 | tr '\n' ' ')" = "cmd=1 cmd=2 " ]; then
+	ok "a listener in its own user+net namespace is told of a SET and an UNSET, in that order"
+else not_ok "a listener in its own user+net namespace is told of a SET and an UNSET, in that order" "$(tr '\n' ' ' < "$lout")"; fi
 if [ "$nlines" -gt 0 ] && ! grep '^notify ' "$lout" | grep -Eq 'attrs=([0-9,]*,)?3(,|$)'; then
 	ok "notifications carry no ADMIN_PERM"
 else
