@@ -25,6 +25,28 @@ ex_have_tlvd() {
 	[ -x /usr/sbin/tlvd ] && systemctl cat tlvd.service >/dev/null 2>&1
 }
 
+# ex_tlvd_in_ns NS: a second tlvd with the shipped policy, inside network
+# namespace NS, as a container would run it: each netns has its own TLV
+# table, so the host's tlvd does not reach NS. A transient unit,
+# tlvd-NS.service, joined to /run/netns/NS, CAP_NET_ADMIN alone; started
+# (READY=1) once the policy is in NS's table.
+ex_tlvd_in_ns() {
+	systemctl stop "tlvd-$1" 2>/dev/null
+	systemctl reset-failed "tlvd-$1" 2>/dev/null
+	systemd-run --quiet --unit="tlvd-$1" --service-type=notify \
+		-p NetworkNamespacePath="/run/netns/$1" -p DynamicUser=yes \
+		-p AmbientCapabilities=CAP_NET_ADMIN \
+		-p CapabilityBoundingSet=CAP_NET_ADMIN \
+		/usr/sbin/tlvd --config /etc/tlvd.conf
+}
+
+# ex_tlvd_in_ns_stop NS: stop it (its netns then goes with topo_down)
+ex_tlvd_in_ns_stop() {
+	systemctl stop "tlvd-$1" 2>/dev/null
+	systemctl reset-failed "tlvd-$1" 2>/dev/null
+	return 0
+}
+
 # ex_user_perm NS TYPE: the user permission the kernel's table shows for
 # TYPE (ioam|pmtu) seen from network namespace NS ("" if unreadable).
 ex_user_perm() {
@@ -41,9 +63,10 @@ ex_policy_fallback_grant() {
 }
 
 # ex_policy_grant [--strict]: tlvd with the shipped policy if installed, else
-# the fallback.  Then make sure the sender's and the receiver's namespaces see
-# user = check (if the kernel keeps one table per network namespace, tlvd
-# in the initial namespace does not reach them: grant there too, loudly).
+# the fallback.  The kernel keeps one table per network namespace: tlvd.service
+# keeps the host's (the sender's), and a second tlvd runs inside the receiver's
+# namespace (ex_tlvd_in_ns).  Then make sure the sender's and the receiver's
+# namespaces see user = check (if one does not, grant there too, loudly).
 # Sets EX_POLICY_BY.  Returns non-zero if tlvd is installed but failed.
 # --strict (the tests): no fallback and no grant of our own anywhere; the
 # policy is tlvd's or it is missing, and a namespace that does not see it
@@ -58,6 +81,12 @@ ex_policy_grant() {
 		if systemctl start tlvd && systemctl is-active --quiet tlvd; then
 			EX_POLICY_BY=tlvd
 			ex_say "policy: tlvd is $(systemctl is-active tlvd); $(systemctl show -p StatusText --value tlvd 2>/dev/null)"
+			ex_say "policy: a second tlvd inside the receiver's network namespace (systemd-run --unit=tlvd-receiver -p NetworkNamespacePath=/run/netns/receiver)"
+			if ! ex_tlvd_in_ns receiver; then
+				rc=1
+				ex_say "policy: !!! tlvd in the receiver's namespace FAILED; its journal:"
+				journalctl -u tlvd-receiver -n 20 --no-pager 2>&1 | sed 's/^/IPEH-DEMO:     /'
+			fi
 		else
 			rc=1
 			ex_say "policy: !!! systemctl start tlvd FAILED (tlvd is $(systemctl is-active tlvd)); its journal:"
@@ -113,15 +142,16 @@ ex_policy_grant() {
 ex_policy_revoke() {
 	local ns
 	systemctl stop tlvd 2>/dev/null
-	"$EX_POLICY" revoke "$@" || return 1
+	ex_tlvd_in_ns_stop receiver
 	for ns in sender receiver; do
-		in_ns "$ns" "$EX_POLICY" revoke "$@" >/dev/null 2>&1
+		in_ns "$ns" "$EX_POLICY" revoke "$@" || return 1
 	done
 	return 0
 }
 
 # ex_policy_restore: leave the table as tests after us expect it.
 ex_policy_restore() {
+	ex_tlvd_in_ns_stop receiver
 	if [ "$EX_TLVD_WAS_ACTIVE" = 1 ]; then
 		systemctl restart tlvd
 	else

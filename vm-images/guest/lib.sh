@@ -53,12 +53,17 @@ check_fails() {
 	if "$@" >/dev/null 2>&1; then not_ok "$name" "succeeded but must fail"; else ok "$name"; fi
 }
 
-# in_ns NS CMD...: run CMD inside network namespace NS
-in_ns() { local ns=$1; shift; ip netns exec "$ns" "$@"; }
+# in_ns NS CMD...: run CMD inside network namespace NS. The sender is the
+# guest's initial network namespace: the host whose policy tlvd and the
+# tests' admin commands change (each netns has its own TLV table).
+in_ns() {
+	local ns=$1; shift
+	if [ "$ns" = sender ]; then "$@"; else ip netns exec "$ns" "$@"; fi
+}
 # as_user NS CMD...: run CMD in NS as the unprivileged user 'ipeh' (uid 1000)
 as_user() {
 	local ns=$1; shift
-	ip netns exec "$ns" setpriv --reuid=1000 --regid=1000 --init-groups \
+	in_ns "$ns" setpriv --reuid=1000 --regid=1000 --init-groups \
 		--inh-caps=-all --bounding-set=-all -- "$@"
 }
 
@@ -79,11 +84,11 @@ topo_up() {
 	topo_down
 	local ns
 	for ns in sender router receiver; do
-		ip netns add "$ns"
+		[ "$ns" = sender ] || ip netns add "$ns"
 		in_ns "$ns" ip link set lo up
 		in_ns "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
 	done
-	ip link add s0 netns sender type veth peer name r0 netns router
+	ip link add s0 type veth peer name r0 netns router
 	ip link add r1 netns router type veth peer name v0 netns receiver
 	in_ns router sysctl -qw net.ipv6.conf.all.forwarding=1
 	in_ns sender ip -6 addr add 2001:db8:1::1/64 dev s0 nodad
@@ -128,9 +133,10 @@ topo_down() {
 		kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
 	done
 	IPEH_CAPTURES=()
-	for ns in sender router receiver; do
+	for ns in router receiver; do
 		ip netns del "$ns" 2>/dev/null
 	done
+	ip link del s0 2>/dev/null
 	return 0
 }
 

@@ -3,8 +3,12 @@
  * IPv6 extension header TLV management: generic netlink family "ipv6-tlv".
  *
  * The family reads and changes the table of per-type parameters the kernel
- * uses to process Hop-by-Hop and Destination options on receive and to
- * validate the options that applications set for transmit.
+ * uses to validate the Hop-by-Hop and Destination options that applications
+ * set for transmit. Each network namespace has its own table, created from
+ * the built-in entries with the namespace; requests and notifications
+ * concern the table of the requester's or listener's netns. Changing it
+ * needs CAP_NET_ADMIN over the user namespace that owns the netns; GET and
+ * dump report ADMIN_PERM to the same callers only.
  */
 
 #ifndef _UAPI_LINUX_IPEH_H
@@ -73,8 +77,8 @@ enum {
 
 enum {
 	IPEH_TLV_CMD_UNSPEC,
-	IPEH_TLV_CMD_SET,		/* change one type; CAP_NET_ADMIN */
-	IPEH_TLV_CMD_UNSET,		/* restore one type's default; CAP_NET_ADMIN */
+	IPEH_TLV_CMD_SET,		/* change one type */
+	IPEH_TLV_CMD_UNSET,		/* restore one type's default */
 	IPEH_TLV_CMD_GET,		/* one type, or all with NLM_F_DUMP */
 
 	__IPEH_TLV_CMD_MAX,
