@@ -349,6 +349,42 @@ static void verify(const struct backend *be, const struct ipeh_table *want,
 	free(cs);
 }
 
+/*
+ * All of @cs in one request.  Returns -EOPNOTSUPP (and logs nothing) if
+ * the backend cannot; otherwise 0 or the errno of the refused request,
+ * which changed nothing.
+ */
+static int apply_in_one_request(const struct backend *be,
+				const struct changeset *cs,
+				const struct ipeh_table *want,
+				const struct logger *log,
+				struct apply_result *res)
+{
+	char msg[256] = "", line[400];
+	int ret;
+
+	if (!be->ops->replace)
+		return -EOPNOTSUPP;
+	ret = be->ops->replace(be->ctx, cs->change, cs->count, msg,
+			       sizeof(msg));
+	if (ret == -EOPNOTSUPP)
+		return ret;
+	if (ret) {
+		snprintf(res->msg, sizeof(res->msg),
+			 "%s; nothing changed", msg[0] ? msg : strerror(-ret));
+		logf_(log, LOG_ERR, "apply failed (%u changes in one request): %s",
+		      cs->count, res->msg);
+		return res->error = ret;
+	}
+	for (unsigned int i = 0; i < cs->count; i++) {
+		change_format(&cs->change[i], line, sizeof(line));
+		logf_(log, LOG_INFO, "%s", line);
+	}
+	res->changed = cs->count;
+	verify(be, want, log);
+	return 0;
+}
+
 int apply_table(const struct backend *be, const struct policy *pol,
 		wanted_fn wanted, const struct logger *log,
 		struct apply_result *res)
@@ -378,6 +414,20 @@ int apply_table(const struct backend *be, const struct policy *pol,
 			 want.params[a].order);
 		logf_(log, LOG_ERR, "%s", res->msg);
 		return res->error = -EALREADY;
+	}
+	if (be->ops->replace) {
+		struct changeset *cs = malloc(sizeof(*cs));
+
+		if (!cs) {
+			snprintf(res->msg, sizeof(res->msg), "out of memory");
+			return res->error = -ENOMEM;
+		}
+		table_diff(&before, &want, cs);
+		ret = cs->count ? apply_in_one_request(be, cs, &want, log, res)
+				: 0;
+		free(cs);
+		if (ret != -EOPNOTSUPP)
+			return ret;
 	}
 	plan = malloc(sizeof(*plan));
 	if (!plan) {

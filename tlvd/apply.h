@@ -12,12 +12,21 @@
 #include "policy.h"
 #include "table.h"
 
+struct change;
+
 struct backend_ops {
 	/* Each returns 0 or a negative errno, with a message in @msg. */
 	int (*dump)(void *ctx, struct ipeh_table *t, char *msg, size_t len);
 	int (*set)(void *ctx, uint8_t type, const struct ipeh_tlv_params *p,
 		   char *msg, size_t len);
 	int (*unset)(void *ctx, uint8_t type, char *msg, size_t len);
+	/*
+	 * Optional: all @n changes in one step, all or nothing (the
+	 * kernel's REPLACE).  -EOPNOTSUPP if the kernel cannot: then the
+	 * changes are made one by one.
+	 */
+	int (*replace)(void *ctx, const struct change *c, unsigned int n,
+		       char *msg, size_t len);
 };
 
 struct backend {
@@ -103,11 +112,14 @@ struct apply_result {
 };
 
 /*
- * Dumps the live table, applies the changes that turn it into @target
- * (computed by @wanted from the live table), one call per change, each
- * logged.  If a change fails, undoes the ones made, re-dumps and repeats
- * the undo once for anything still different, so that the table is
- * exactly what it was.  Returns 0 or the negative errno of the failure.
+ * Dumps the live table and applies the changes that turn it into @target
+ * (computed by @wanted from the live table), each logged.  Where the
+ * backend can, all of them in one request, which the kernel makes all or
+ * nothing (an interrupted apply leaves the table old or new, never in
+ * between).  Otherwise one call per change: if a change fails, undoes the
+ * ones made, re-dumps and repeats the undo once for anything still
+ * different, so that the table is exactly what it was.  Returns 0 or the
+ * negative errno of the failure.
  */
 typedef void (*wanted_fn)(const struct policy *pol,
 			  const struct ipeh_table *live,

@@ -90,10 +90,52 @@ static int nl_unset(void *ctx, uint8_t type, char *msg, size_t len)
 	return ret < 0 ? ret : 0;
 }
 
+static int nl_replace(void *ctx, const struct change *c, unsigned int n,
+		      char *msg, size_t len)
+{
+	struct ipeh_nl_entry *ent = calloc(n ? n : 1, sizeof(*ent));
+	struct ipeh_error e;
+	int ret;
+
+	if (!ent) {
+		snprintf(msg, len, "out of memory");
+		return -ENOMEM;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		ent[i].type = c[i].type;
+		if (c[i].op == CHANGE_UNSET) {
+			ent[i].unset = true;
+			continue;
+		}
+		ent[i].p = c[i].to;
+		ent[i].mask = IPEH_ATTR_ALL;
+		if (c[i].to.admin_perm == IPEH_PERM_UNKNOWN)
+			ent[i].mask &= ~IPEH_ATTR_ADMIN_PERM;
+	}
+	ipeh_error_clear(&e);
+	ret = ipeh_nl_replace(ctx, ent, n, 0, &e);
+	free(ent);
+	if (ret == -EOPNOTSUPP)
+		return ret;
+	if (ret < 0) {
+		char name[32], why[256];
+
+		nl_strerror(ret, e.msg, why, sizeof(why));
+		if (e.type >= 0)
+			snprintf(msg, len, "%s: %s",
+				 tlv_type_format((unsigned int)e.type, name,
+						 sizeof(name)), why);
+		else
+			snprintf(msg, len, "%s", why);
+	}
+	return ret < 0 ? ret : 0;
+}
+
 static const struct backend_ops nl_ops = {
 	.dump = nl_dump,
 	.set = nl_set,
 	.unset = nl_unset,
+	.replace = nl_replace,
 };
 
 int nl_backend_open(struct backend *be, char *msg, size_t len)

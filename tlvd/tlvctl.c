@@ -32,7 +32,8 @@ static const struct {
 	  "Give TYPE back its kernel default." },
 	{ "apply", cmd_apply, "apply FILE",
 	  "Apply a tlvd.conf(5) policy once, as tlvd does at start:\n"
-	  "every change is logged; on failure the table is restored." },
+	  "every change is logged; the kernel makes them all in one step,\n"
+	  "or none (older kernels: one by one, restored on failure)." },
 	{ "check", cmd_check, "check FILE [--json]",
 	  "Check a policy file; touches nothing.  Exit 1 on error." },
 	{ "diff", cmd_diff, "diff FILE [--json]",

@@ -205,6 +205,102 @@ static void test_parse_params_rejects_malformed(void **state)
 	assert_int_equal(ipeh_nlmsg_parse_params(nlh, &type, &q, NULL), -EINVAL);
 }
 
+/* A reply of a kernel with REPLACE carries the table's generation (u32):
+ * not an entry attribute, and not a malformed one
+ */
+static void test_parse_params_with_generation(void **state)
+{
+	char buf[256] __attribute__((aligned(8)));
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct ipeh_tlv_params q;
+	unsigned int mask;
+	uint8_t type;
+
+	(void)state;
+	mnl_nlmsg_put_extra_header(nlh, sizeof(struct genlmsghdr));
+	mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_TYPE, 0x31);
+	mnl_attr_put_u16(nlh, IPEH_TLV_ATTR_ORDER, 50);
+	mnl_attr_put_u32(nlh, IPEH_TLV_ATTR_GENERATION, 77);
+	assert_int_equal(ipeh_nlmsg_parse_params(nlh, &type, &q, &mask), 0);
+	assert_int_equal(type, 0x31);
+	assert_int_equal(q.order, 50);
+	assert_int_equal(mask, IPEH_ATTR_ORDER);
+}
+
+static void test_replace_request(void **state)
+{
+	char buf[IPEH_NLMSG_BUF] __attribute__((aligned(8)));
+	const struct nlmsghdr *nlh = (void *)buf;
+	const struct ipeh_nl_entry e[3] = {
+		{ .type = 0x30, .mask = IPEH_ATTR_ALL, .p = P },
+		{ .type = 0x31, .unset = true, .mask = IPEH_ATTR_ALL, .p = P },
+		{ .type = 0x3e, .mask = IPEH_ATTR_USER_PERM, .p = P },
+	};
+	const struct nlattr *a, *b;
+	uint32_t off[3];
+	int n = 0, resets = 0;
+
+	(void)state;
+	assert_true(ipeh_nlmsg_replace(buf, sizeof(buf), FAM, 9, e, 3,
+				       IPEH_NL_REPLACE_RESET, off) > 0);
+	assert_int_equal(nlh->nlmsg_type, FAM);
+	assert_true(nlh->nlmsg_flags & NLM_F_ACK);
+	assert_int_equal(genl(nlh)->cmd, IPEH_TLV_CMD_REPLACE);
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
+		unsigned int seen = 0;
+
+		if (mnl_attr_get_type(a) == IPEH_TLV_ATTR_RESET) {
+			assert_int_equal(mnl_attr_get_payload_len(a), 0);
+			resets++;
+			continue;
+		}
+		assert_int_equal(mnl_attr_get_type(a), IPEH_TLV_ATTR_ENTRY);
+		assert_true(n < 3);
+		/* the offset of the nest, as the kernel's extack reports it */
+		assert_int_equal(off[n], (const char *)a - buf);
+		mnl_attr_for_each_nested(b, a) {
+			int t = mnl_attr_get_type(b);
+
+			assert_false(seen & (1u << t));
+			seen |= 1u << t;
+			if (t == IPEH_TLV_ATTR_TYPE)
+				assert_int_equal(mnl_attr_get_u8(b), e[n].type);
+			else if (t == IPEH_TLV_ATTR_UNSET)
+				assert_int_equal(mnl_attr_get_payload_len(b), 0);
+			else if (t == IPEH_TLV_ATTR_ORDER)
+				assert_int_equal(mnl_attr_get_u16(b), P.order);
+			else if (t == IPEH_TLV_ATTR_USER_PERM)
+				assert_int_equal(mnl_attr_get_u8(b), P.user_perm);
+			else
+				assert_int_equal(mnl_attr_get_payload_len(b), 1);
+		}
+		if (n == 0)
+			assert_int_equal(seen, IPEH_ATTR_ALL | (1u << IPEH_TLV_ATTR_TYPE));
+		else if (n == 1)	/* UNSET: no parameters, whatever the mask */
+			assert_int_equal(seen, (1u << IPEH_TLV_ATTR_TYPE) |
+					 (1u << IPEH_TLV_ATTR_UNSET));
+		else
+			assert_int_equal(seen, IPEH_ATTR_USER_PERM | (1u << IPEH_TLV_ATTR_TYPE));
+		n++;
+	}
+	assert_int_equal(n, 3);
+	assert_int_equal(resets, 1);
+
+	/* without RESET; and the errors */
+	assert_true(ipeh_nlmsg_replace(buf, sizeof(buf), FAM, 9, e, 1, 0, NULL) > 0);
+	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr))
+		assert_int_equal(mnl_attr_get_type(a), IPEH_TLV_ATTR_ENTRY);
+	assert_int_equal(ipeh_nlmsg_replace(buf, sizeof(buf), FAM, 9, e, 1, 2, NULL), -EINVAL);
+	assert_int_equal(ipeh_nlmsg_replace(buf, 300, FAM, 9, e, 3, 0, NULL), -ENOBUFS);
+	assert_int_equal(ipeh_nlmsg_replace(buf, sizeof(buf), FAM, 9, e, 257, 0, NULL), -ENOBUFS);
+	{
+		struct ipeh_nl_entry bad = e[0];
+
+		bad.mask = 1u << 20;
+		assert_int_equal(ipeh_nlmsg_replace(buf, sizeof(buf), FAM, 9, &bad, 1, 0, NULL), -EINVAL);
+	}
+}
+
 static struct nlmsghdr *put_error(char *buf, int error, const char *msg,
 				  bool capped)
 {
@@ -261,6 +357,8 @@ int main(void)
 		cmocka_unit_test(test_set_request_partial_mask),
 		cmocka_unit_test(test_get_dump_unset_requests),
 		cmocka_unit_test(test_parse_params_rejects_malformed),
+		cmocka_unit_test(test_parse_params_with_generation),
+		cmocka_unit_test(test_replace_request),
 		cmocka_unit_test(test_parse_error_and_extack),
 	};
 

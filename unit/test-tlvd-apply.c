@@ -452,6 +452,81 @@ static void test_kernel_not_reporting_what_was_set_is_logged(void **state)
 		"after applying, the kernel still differs from the policy: set ioam (0x31): user none -> check\n");
 }
 
+/* ---- a kernel with REPLACE: one request, all or nothing */
+
+static void test_replace_applies_policy_in_one_request(void **state)
+{
+	struct policy pol;
+	struct apply_result res;
+
+	(void)state;
+	fake_init_replace(&f, &be, &lg);
+	parse_policy(shipped, &pol);
+	assert_int_equal(apply_policy(&be, &pol, &lg, &res), 0);
+	assert_int_equal(res.changed, 2);
+	assert_string_equal(f.calls_log, "replace 2;");
+	assert_int_equal(f.calls, 0);
+	assert_string_equal(f.log,
+		"set pmtu (0x30): new entry order 60 class hop admin nocheck user check align 4n+2 length 4-4 length-mult 1n+0\n"
+		"set ioam (0x31): user none -> check\n");
+	assert_int_equal(f.t.params[0x31].user_perm, IPEH_PERM_CHECK);
+	/* nothing to change: no request at all */
+	fake_reset_counters(&f);
+	assert_int_equal(apply_policy(&be, &pol, &lg, &res), 0);
+	assert_int_equal(f.replaces, 0);
+	assert_int_equal(res.changed, 0);
+}
+
+static void test_replace_swaps_orders_in_one_request(void **state)
+{
+	struct policy pol;
+	struct apply_result res;
+
+	(void)state;
+	fake_init_replace(&f, &be, &lg);
+	parse_policy("[option ra]\norder = 30\n[option jumbo]\norder = 20\n", &pol);
+	assert_int_equal(apply_policy(&be, &pol, &lg, &res), 0);
+	assert_int_equal(f.t.params[IPEH_OPT_RA].order, 30);
+	assert_int_equal(f.t.params[IPEH_OPT_JUMBO].order, 20);
+	assert_int_equal(res.changed, 2);	/* no temporary move */
+	assert_string_equal(f.calls_log, "replace 2;");
+}
+
+static void test_replace_refused_changes_nothing(void **state)
+{
+	struct ipeh_table before;
+	struct policy pol;
+	struct apply_result res;
+
+	(void)state;
+	fake_init_replace(&f, &be, &lg);
+	before = f.t;
+	f.replace_errno = EINVAL;
+	parse_policy(shipped, &pol);
+	assert_int_equal(apply_policy(&be, &pol, &lg, &res), -EINVAL);
+	assert_int_equal(res.error, -EINVAL);
+	assert_false(res.rolled_back);
+	assert_int_equal(f.calls, 0);	/* no rollback calls either */
+	assert_tables_equal(&f.t, &before);
+	assert_non_null(strstr(res.msg, "fake refusal; nothing changed"));
+	assert_non_null(strstr(f.log, "apply failed (2 changes in one request)"));
+}
+
+static void test_replace_unsupported_falls_back_to_one_call_per_change(void **state)
+{
+	struct policy pol;
+	struct apply_result res;
+
+	(void)state;
+	fake_init_replace(&f, &be, &lg);
+	f.replace_errno = EOPNOTSUPP;
+	parse_policy(shipped, &pol);
+	assert_int_equal(apply_policy(&be, &pol, &lg, &res), 0);
+	assert_string_equal(f.calls_log, "replace 2;set 0x30;set 0x31;");
+	assert_int_equal(res.changed, 2);
+	assert_int_equal(f.t.params[0x30].order, 60);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -475,6 +550,10 @@ int main(void)
 		cmocka_unit_test_setup(test_unknown_admin_perm_matches_anything, setup),
 		cmocka_unit_test_setup(test_restore_table_touches_only_managed_types, setup),
 		cmocka_unit_test_setup(test_kernel_not_reporting_what_was_set_is_logged, setup),
+		cmocka_unit_test_setup(test_replace_applies_policy_in_one_request, setup),
+		cmocka_unit_test_setup(test_replace_swaps_orders_in_one_request, setup),
+		cmocka_unit_test_setup(test_replace_refused_changes_nothing, setup),
+		cmocka_unit_test_setup(test_replace_unsupported_falls_back_to_one_call_per_change, setup),
 	};
 
 	return cmocka_run_group_tests_name("tlvd apply", tests, NULL, NULL);

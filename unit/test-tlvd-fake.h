@@ -25,6 +25,8 @@ struct fake {
 	int fail_type_times;	/* ... this many times (-1: always) */
 	int fail_errno;
 	bool fail_dump;
+	unsigned int replaces;	/* replace calls */
+	int replace_errno;	/* fail every replace with it */
 	char calls_log[4096];	/* "set 0x31;unset 0x99;" */
 	char log[8192];		/* the lines tlvd logged, '\n'-separated */
 };
@@ -100,6 +102,47 @@ static const struct backend_ops fake_ops = {
 	.dump = fake_dump, .set = fake_set, .unset = fake_unset,
 };
 
+/* As the kernel's REPLACE: every change made on a copy, orders checked on
+ * the result only, then the copy kept, or nothing.
+ */
+static inline int fake_replace(void *ctx, const struct change *c,
+			       unsigned int n, char *msg, size_t len)
+{
+	struct fake *f = ctx;
+	struct ipeh_table t = f->t;
+	unsigned int a, b;
+
+	f->replaces++;
+	snprintf(f->calls_log + strlen(f->calls_log),
+		 sizeof(f->calls_log) - strlen(f->calls_log), "replace %u;", n);
+	if (f->replace_errno) {
+		snprintf(msg, len, "fake refusal");
+		return -f->replace_errno;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		struct ipeh_tlv_params q = c[i].to;
+
+		if (c[i].op == CHANGE_UNSET) {
+			ipeh_table_unset(&t, c[i].type, 0);
+			continue;
+		}
+		if (q.admin_perm == IPEH_PERM_UNKNOWN)
+			q.admin_perm = t.params[c[i].type].admin_perm;
+		t.params[c[i].type] = q;
+	}
+	if (!table_find_order_clash(&t, &a, &b)) {
+		snprintf(msg, len, "Order is used by another type");
+		return -EALREADY;
+	}
+	f->t = t;
+	return 0;
+}
+
+static const struct backend_ops fake_ops_replace = {
+	.dump = fake_dump, .set = fake_set, .unset = fake_unset,
+	.replace = fake_replace,
+};
+
 static inline void fake_log(void *arg, int level, const char *line)
 {
 	struct fake *f = arg;
@@ -122,8 +165,17 @@ static inline void fake_init(struct fake *f, struct backend *be,
 	log->arg = f;
 }
 
+/* The same, with a kernel that has REPLACE */
+static inline void fake_init_replace(struct fake *f, struct backend *be,
+				     struct logger *log)
+{
+	fake_init(f, be, log);
+	be->ops = &fake_ops_replace;
+}
+
 static inline void fake_reset_counters(struct fake *f)
 {
+	f->replaces = 0;
 	f->calls = 0;
 	f->dumps = 0;
 	f->calls_log[0] = '\0';

@@ -9,6 +9,9 @@
  *   TLVD_FAKE_FAIL_TYPE=N    every SET/UNSET of type N fails (-EINVAL)
  *
  * Table semantics are libipeh's (ipeh_table_set/unset), as the kernel's.
+ * It stands for a kernel without REPLACE: ipeh_nl_replace() gives
+ * -EOPNOTSUPP, so tlvd takes its one-call-per-change path (its REPLACE
+ * path is unit-tested with test-tlvd-fake.h, and run in the guests).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -141,4 +144,15 @@ int ipeh_nl_unset(struct ipeh_nl *nl, uint8_t type, struct ipeh_error *err)
 	load(&t);
 	ipeh_table_unset(&t, type, 0);
 	return store(&t);
+}
+
+int ipeh_nl_replace(struct ipeh_nl *nl, const struct ipeh_nl_entry *e,
+		    size_t n, unsigned int flags, struct ipeh_error *err)
+{
+	(void)nl;
+	(void)e;
+	(void)n;
+	(void)flags;
+	return fake_fail(err, -EOPNOTSUPP,
+			 "the kernel's ipv6-tlv family has no REPLACE command");
 }

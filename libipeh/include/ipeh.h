@@ -661,6 +661,30 @@ int ipeh_nlmsg_set(void *buf, size_t cap, uint16_t family, uint32_t seq,
 /* IPEH_TLV_CMD_UNSET */
 int ipeh_nlmsg_unset(void *buf, size_t cap, uint16_t family, uint32_t seq,
 		     uint8_t type);
+
+/*
+ * One entry of a REPLACE: type with the attributes of p selected by mask
+ * (IPEH_ATTR_*, as ipeh_nl_set()), or, with unset, type back at its
+ * default (as ipeh_nl_unset()).
+ */
+struct ipeh_nl_entry {
+	uint8_t type;
+	bool unset;
+	unsigned int mask;
+	struct ipeh_tlv_params p;
+};
+
+/* REPLACE flag: every type without an entry first gets its default */
+#define IPEH_NL_REPLACE_RESET	(1u << 0)
+
+/*
+ * IPEH_TLV_CMD_REPLACE of the n entries; off (may be NULL) gets, for each
+ * entry, the byte offset of its nest in the message.  -ENOBUFS if cap is
+ * too small (about 100 bytes per entry), -EINVAL for a bad mask or flag.
+ */
+int ipeh_nlmsg_replace(void *buf, size_t cap, uint16_t family, uint32_t seq,
+		       const struct ipeh_nl_entry *e, size_t n,
+		       unsigned int flags, uint32_t *off);
 /*
  * Decode a GET reply/dump entry into *type and *p; *mask (may be NULL)
  * gets the attributes present; an absent ADMIN_PERM is IPEH_PERM_UNKNOWN.
@@ -704,6 +728,15 @@ int ipeh_nl_set(struct ipeh_nl *nl, uint8_t type,
 		const struct ipeh_tlv_params *p, unsigned int mask,
 		struct ipeh_error *err);
 int ipeh_nl_unset(struct ipeh_nl *nl, uint8_t type, struct ipeh_error *err);
+/*
+ * Change the n entries (at most 256) in one request: the kernel applies
+ * all or none of them, and readers never see a part.  -EOPNOTSUPP if the
+ * kernel's family has no REPLACE command (use ipeh_nl_set() and
+ * ipeh_nl_unset() then).  When the kernel refuses and names the entry at
+ * fault, err->type is that entry's type.
+ */
+int ipeh_nl_replace(struct ipeh_nl *nl, const struct ipeh_nl_entry *e,
+		    size_t n, unsigned int flags, struct ipeh_error *err);
 
 /*
  * Table change notifications (the "tlv-changes" group; joining needs

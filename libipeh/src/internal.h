@@ -11,6 +11,12 @@
 #define IPEH_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define IPEH_COLD __attribute__((cold, noinline))
 
+/* NLMSGERR_ATTR_OFFS of an NLMSG_ERROR message (the bad attribute's
+ * offset in the request), -1 if none
+ */
+struct nlmsghdr;
+IPEH_HIDDEN long ipeh__nlmsg_error_offset(const struct nlmsghdr *nlh);
+
 /*
  * Fill an error record (if any) and return err.  Cold: every failure path
  * goes through here so the success paths stay small.

@@ -21,6 +21,7 @@ struct ipeh_nl {
 	uint32_t portid;
 	uint32_t seq;
 	uint32_t mcast_group;	/* 0: the family has no "tlv-changes" */
+	long err_offset;	/* of the last error's bad attribute, or -1 */
 	uint16_t family;
 };
 
@@ -60,6 +61,7 @@ static int transact(struct ipeh_nl *nl, size_t len, reply_cb cb, void *arg,
 			if (nlh->nlmsg_type == NLMSG_ERROR) {
 				int r = ipeh_nlmsg_parse_error(nlh, err);
 
+				nl->err_offset = ipeh__nlmsg_error_offset(nlh);
 				return r < 0 ? r : cb_ret;
 			}
 			if (nlh->nlmsg_type == NLMSG_DONE) {
@@ -215,6 +217,7 @@ int ipeh_nl_get(struct ipeh_nl *nl, uint8_t type, struct ipeh_tlv_params *p,
 struct dump_arg {
 	ipeh_nl_dump_cb cb;
 	void *arg;
+	bool intr;	/* the table changed during the dump */
 };
 
 static int dump_cb(const struct nlmsghdr *nlh, void *arg)
@@ -224,15 +227,15 @@ static int dump_cb(const struct nlmsghdr *nlh, void *arg)
 	unsigned int mask;
 	uint8_t type;
 
+	if (nlh->nlmsg_flags & NLM_F_DUMP_INTR)
+		d->intr = true;
 	if (ipeh_nlmsg_parse_params(nlh, &type, &p, &mask) < 0)
 		return -EBADMSG;
 	return d->cb(type, &p, mask, d->arg);
 }
 
-int ipeh_nl_dump(struct ipeh_nl *nl, ipeh_nl_dump_cb cb, void *arg,
-		 struct ipeh_error *err)
+static int dump(struct ipeh_nl *nl, struct dump_arg *d, struct ipeh_error *err)
 {
-	struct dump_arg d = { cb, arg };
 	int ret;
 
 	ret = ipeh_nlmsg_get(nl->buf, sizeof(nl->buf), nl->family, ++nl->seq,
@@ -240,11 +243,19 @@ int ipeh_nl_dump(struct ipeh_nl *nl, ipeh_nl_dump_cb cb, void *arg,
 	if (ret < 0)
 		return ipeh__fail(err, ret, IPEH_RULE_PARAM, -1, -1,
 				  "cannot build request");
-	ret = transact(nl, (size_t)ret, dump_cb, &d, err);
+	ret = transact(nl, (size_t)ret, dump_cb, d, err);
 	if (ret == -EBADMSG)
 		return ipeh__fail(err, ret, IPEH_RULE_NETLINK, -1, -1,
 				  "malformed dump entry");
 	return ret;
+}
+
+int ipeh_nl_dump(struct ipeh_nl *nl, ipeh_nl_dump_cb cb, void *arg,
+		 struct ipeh_error *err)
+{
+	struct dump_arg d = { cb, arg, false };
+
+	return dump(nl, &d, err);
 }
 
 static int table_cb(uint8_t type, const struct ipeh_tlv_params *p,
@@ -258,11 +269,24 @@ static int table_cb(uint8_t type, const struct ipeh_tlv_params *p,
 	return 0;
 }
 
+/* A dump that spans a change of the table (NLM_F_DUMP_INTR) may mix two
+ * versions of it: take another.
+ */
 int ipeh_nl_dump_table(struct ipeh_nl *nl, struct ipeh_table *t,
 		       struct ipeh_error *err)
 {
-	ipeh_table_init_empty(t);
-	return ipeh_nl_dump(nl, table_cb, t, err);
+	int ret, tries = 0;
+
+	do {
+		struct dump_arg d = { table_cb, t, false };
+
+		ipeh_table_init_empty(t);
+		ret = dump(nl, &d, err);
+		if (ret < 0 || !d.intr)
+			return ret;
+	} while (++tries < 16);
+	return ipeh__fail(err, -EAGAIN, IPEH_RULE_NETLINK, -1, -1,
+			  "the table kept changing during 16 dumps");
 }
 
 int ipeh_nl_set(struct ipeh_nl *nl, uint8_t type,
@@ -289,6 +313,34 @@ int ipeh_nl_unset(struct ipeh_nl *nl, uint8_t type, struct ipeh_error *err)
 		return ipeh__fail(err, ret, IPEH_RULE_PARAM, type, -1,
 				  "cannot build request");
 	return transact(nl, (size_t)ret, NULL, NULL, err);
+}
+
+int ipeh_nl_replace(struct ipeh_nl *nl, const struct ipeh_nl_entry *e,
+		    size_t n, unsigned int flags, struct ipeh_error *err)
+{
+	uint32_t off[256];
+	size_t i;
+	int ret;
+
+	ret = ipeh_nlmsg_replace(nl->buf, sizeof(nl->buf), nl->family,
+				 ++nl->seq, e, n, flags, off);
+	if (ret < 0)
+		return ipeh__fail(err, ret, IPEH_RULE_PARAM, -1, -1,
+				  "cannot build request (%zu entries)", n);
+	nl->err_offset = -1;
+	ret = transact(nl, (size_t)ret, NULL, NULL, err);
+	if (ret == -EOPNOTSUPP)
+		return ipeh__fail(err, ret, IPEH_RULE_NETLINK, -1, -1,
+				  "the kernel's ipv6-tlv family has no REPLACE command");
+	if (ret < 0 && err && nl->err_offset >= 0) {
+		/* the entry whose nest holds the bad attribute */
+		for (i = n; i-- > 0;)
+			if ((long)off[i] <= nl->err_offset) {
+				err->type = e[i].type;
+				break;
+			}
+	}
+	return ret;
 }
 
 int ipeh_nl_subscribe(struct ipeh_nl *nl, struct ipeh_error *err)

@@ -201,13 +201,79 @@ int ipeh_nlmsg_unset(void *buf, size_t cap, uint16_t family, uint32_t seq,
 	return (int)nlh->nlmsg_len;
 }
 
+int ipeh_nlmsg_replace(void *buf, size_t cap, uint16_t family, uint32_t seq,
+		       const struct ipeh_nl_entry *e, size_t n,
+		       unsigned int flags, uint32_t *off)
+{
+	struct nlmsghdr *nlh;
+	size_t i;
+
+	/* 100: the nest, TYPE, ORDER and nine u8 attributes, rounded up */
+	if (n > 256 || cap < REQ_MIN || (cap - REQ_MIN) / 100 < n)
+		return -ENOBUFS;
+	if (flags & ~IPEH_NL_REPLACE_RESET)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (e[i].mask & ~IPEH_ATTR_ALL)
+			return -EINVAL;
+	nlh = put_genl(buf, family, NLM_F_REQUEST | NLM_F_ACK, seq,
+		       IPEH_TLV_CMD_REPLACE, IPEH_TLV_GENL_VERSION);
+	if (flags & IPEH_NL_REPLACE_RESET)
+		mnl_attr_put(nlh, IPEH_TLV_ATTR_RESET, 0, NULL);
+	for (i = 0; i < n; i++) {
+		const struct ipeh_tlv_params *p = &e[i].p;
+		unsigned int mask = e[i].unset ? 0 : e[i].mask;
+		struct nlattr *nest;
+
+		if (off)
+			off[i] = nlh->nlmsg_len;
+		nest = mnl_attr_nest_start(nlh, IPEH_TLV_ATTR_ENTRY);
+		mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_TYPE, e[i].type);
+		if (e[i].unset)
+			mnl_attr_put(nlh, IPEH_TLV_ATTR_UNSET, 0, NULL);
+		if (mask & IPEH_ATTR_ORDER)
+			mnl_attr_put_u16(nlh, IPEH_TLV_ATTR_ORDER, p->order);
+		if (mask & IPEH_ATTR_ADMIN_PERM)
+			mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_ADMIN_PERM,
+					p->admin_perm);
+		if (mask & IPEH_ATTR_USER_PERM)
+			mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_USER_PERM,
+					p->user_perm);
+		if (mask & IPEH_ATTR_CLASS)
+			mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_CLASS, p->class_mask);
+		if (mask & IPEH_ATTR_ALIGN_MULT)
+			mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_ALIGN_MULT,
+					p->align_mult);
+		if (mask & IPEH_ATTR_ALIGN_OFF)
+			mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_ALIGN_OFF,
+					p->align_off);
+		if (mask & IPEH_ATTR_MIN_DATA_LEN)
+			mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_MIN_DATA_LEN,
+					p->min_data_len);
+		if (mask & IPEH_ATTR_MAX_DATA_LEN)
+			mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_MAX_DATA_LEN,
+					p->max_data_len);
+		if (mask & IPEH_ATTR_DATA_LEN_MULT)
+			mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_DATA_LEN_MULT,
+					p->data_len_mult);
+		if (mask & IPEH_ATTR_DATA_LEN_OFF)
+			mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_DATA_LEN_OFF,
+					p->data_len_off);
+		mnl_attr_nest_end(nlh, nest);
+	}
+	return (int)nlh->nlmsg_len;
+}
+
 static int params_attr_cb(const struct nlattr *attr, void *data)
 {
 	const struct nlattr **tb = data;
 	int type = mnl_attr_get_type(attr);
 
-	if (type <= IPEH_TLV_ATTR_UNSPEC || type > IPEH_TLV_ATTR_MAX)
-		return MNL_CB_OK;	/* newer kernel: ignore */
+	/* the entry's own attributes; the generation and newer ones are
+	 * not part of it
+	 */
+	if (type <= IPEH_TLV_ATTR_UNSPEC || type > IPEH_TLV_ATTR_DATA_LEN_OFF)
+		return MNL_CB_OK;
 	if (mnl_attr_validate(attr, type == IPEH_TLV_ATTR_ORDER ?
 				    MNL_TYPE_U16 : MNL_TYPE_U8) < 0)
 		return MNL_CB_ERROR;
@@ -218,7 +284,7 @@ static int params_attr_cb(const struct nlattr *attr, void *data)
 int ipeh_nlmsg_parse_params(const struct nlmsghdr *nlh, uint8_t *type,
 			    struct ipeh_tlv_params *p, unsigned int *mask)
 {
-	const struct nlattr *tb[IPEH_TLV_ATTR_MAX + 1] = { NULL };
+	const struct nlattr *tb[IPEH_TLV_ATTR_DATA_LEN_OFF + 1] = { NULL };
 	unsigned int m = 0;
 	int i;
 
@@ -232,7 +298,7 @@ int ipeh_nlmsg_parse_params(const struct nlmsghdr *nlh, uint8_t *type,
 	ipeh_tlv_params_unset(p);
 	p->admin_perm = IPEH_PERM_UNKNOWN;
 	*type = mnl_attr_get_u8(tb[IPEH_TLV_ATTR_TYPE]);
-	for (i = IPEH_TLV_ATTR_ORDER; i <= IPEH_TLV_ATTR_MAX; i++) {
+	for (i = IPEH_TLV_ATTR_ORDER; i <= IPEH_TLV_ATTR_DATA_LEN_OFF; i++) {
 		if (!tb[i])
 			continue;
 		m |= 1u << i;
@@ -282,16 +348,44 @@ static int extack_attr_cb(const struct nlattr *attr, void *data)
 		if (mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) < 0)
 			return MNL_CB_ERROR;
 		tb[0] = attr;
+	} else if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_OFFS) {
+		if (mnl_attr_validate(attr, MNL_TYPE_U32) < 0)
+			return MNL_CB_ERROR;
+		tb[1] = attr;
 	}
 	return MNL_CB_OK;
+}
+
+/* The extack attributes of an NLMSG_ERROR message, if any */
+static void error_attrs(const struct nlmsghdr *nlh,
+			const struct nlattr *tb[2])
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+	size_t off = sizeof(*e), plen = mnl_nlmsg_get_payload_len(nlh);
+
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED) &&
+	    e->msg.nlmsg_len >= sizeof(struct nlmsghdr))
+		off += NLMSG_ALIGN(e->msg.nlmsg_len - sizeof(struct nlmsghdr));
+	if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) && off < plen)
+		mnl_attr_parse(nlh, (unsigned int)off, extack_attr_cb, tb);
+}
+
+long ipeh__nlmsg_error_offset(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *tb[2] = { NULL, NULL };
+
+	if (nlh->nlmsg_type != NLMSG_ERROR ||
+	    nlh->nlmsg_len < NLMSG_HDRLEN + sizeof(struct nlmsgerr))
+		return -1;
+	error_attrs(nlh, tb);
+	return tb[1] ? (long)mnl_attr_get_u32(tb[1]) : -1;
 }
 
 int ipeh_nlmsg_parse_error(const struct nlmsghdr *nlh,
 			   struct ipeh_error *err)
 {
 	const struct nlmsgerr *e;
-	const struct nlattr *tb[1] = { NULL };
-	size_t off, plen;
+	const struct nlattr *tb[2] = { NULL, NULL };
 	int error;
 
 	if (nlh->nlmsg_type != NLMSG_ERROR ||
@@ -305,13 +399,7 @@ int ipeh_nlmsg_parse_error(const struct nlmsghdr *nlh,
 	if (!error)
 		return 0;
 
-	plen = mnl_nlmsg_get_payload_len(nlh);
-	off = sizeof(*e);
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED) &&
-	    e->msg.nlmsg_len >= sizeof(struct nlmsghdr))
-		off += NLMSG_ALIGN(e->msg.nlmsg_len - sizeof(struct nlmsghdr));
-	if ((nlh->nlmsg_flags & NLM_F_ACK_TLVS) && off < plen)
-		mnl_attr_parse(nlh, (unsigned int)off, extack_attr_cb, tb);
+	error_attrs(nlh, tb);
 	if (tb[0])
 		return ipeh__fail(err, error, IPEH_RULE_NETLINK, -1, -1,
 				  "%s (%s)", mnl_attr_get_str(tb[0]),

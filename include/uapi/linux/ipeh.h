@@ -69,6 +69,20 @@ enum {
 	IPEH_TLV_ATTR_MAX_DATA_LEN,	/* u8, option data length */
 	IPEH_TLV_ATTR_DATA_LEN_MULT,	/* u8, 1 to 16 */
 	IPEH_TLV_ATTR_DATA_LEN_OFF,	/* u8, 0 to DATA_LEN_MULT - 1 */
+	IPEH_TLV_ATTR_GENERATION,	/* u32, version of the table: in GET
+					 * replies, dumps and notifications;
+					 * every change adds one
+					 */
+	IPEH_TLV_ATTR_ENTRY,		/* nested, REPLACE (repeated): TYPE and
+					 * the attributes of a SET, or TYPE and
+					 * UNSET
+					 */
+	IPEH_TLV_ATTR_UNSET,		/* flag, in an ENTRY: restore the
+					 * type's default, as UNSET does
+					 */
+	IPEH_TLV_ATTR_RESET,		/* flag, REPLACE: every type without an
+					 * ENTRY gets its default first
+					 */
 
 	__IPEH_TLV_ATTR_MAX,
 };
@@ -80,6 +94,7 @@ enum {
 	IPEH_TLV_CMD_SET,		/* change one type */
 	IPEH_TLV_CMD_UNSET,		/* restore one type's default */
 	IPEH_TLV_CMD_GET,		/* one type, or all with NLM_F_DUMP */
+	IPEH_TLV_CMD_REPLACE,		/* change several types at once */
 
 	__IPEH_TLV_CMD_MAX,
 };

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
+#include <linux/ipeh.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -61,7 +62,9 @@ static int usage(void)
 	      "                               USEC after each\n"
 	      "  listen SECONDS COUNT         join \"tlv-changes\", print COUNT notifications\n"
 	      "                               (command, type, sender port id and sequence,\n"
-	      "                               attributes present), at most SECONDS\n"
+	      "                               attributes present, generation), at most SECONDS\n"
+	      "  replace [--reset] TYPE[,KEY=VALUE]...|TYPE,unset ...  one REPLACE request\n"
+	      "  tablebench N ROUNDS          N SETs against one REPLACE of N entries\n"
 	      "  sendloop HDR HEX ADDR PORT N USEC  N datagrams (block in a cmsg),\n"
 	      "                               a USEC pause every 8: counts of verdicts\n"
 	      "HDR is hop, dst or rtdst; HEX is the whole header (next-header byte first).\n",
@@ -147,6 +150,183 @@ static int kernel_table(int hdr, struct ipeh_table *t, struct ipeh_limits *lim)
 	return 0;
 }
 
+/* KEY=VALUE of a SET into @p and @mask; -1 if not one */
+static int parse_setting(const char *kv, struct ipeh_tlv_params *p,
+			 unsigned int *mask)
+{
+	char key[16];
+	const char *v = strchr(kv, '=');
+	unsigned int a, b;
+
+	if (!v || (size_t)(v - kv) >= sizeof(key))
+		return -1;
+	memcpy(key, kv, (size_t)(v - kv));
+	key[v - kv] = '\0';
+	v++;
+	if (!strcmp(key, "order") && sscanf(v, "%u", &a) == 1) {
+		p->order = (uint16_t)a;
+		*mask |= IPEH_ATTR_ORDER;
+	} else if (!strcmp(key, "user") && ipeh_perm_parse(v) >= 0) {
+		p->user_perm = (uint8_t)ipeh_perm_parse(v);
+		*mask |= IPEH_ATTR_USER_PERM;
+	} else if (!strcmp(key, "admin") && ipeh_perm_parse(v) >= 0) {
+		p->admin_perm = (uint8_t)ipeh_perm_parse(v);
+		*mask |= IPEH_ATTR_ADMIN_PERM;
+	} else if (!strcmp(key, "class") && ipeh_class_parse(v) >= 0) {
+		p->class_mask = (uint8_t)ipeh_class_parse(v);
+		*mask |= IPEH_ATTR_CLASS;
+	} else if (!strcmp(key, "align") && sscanf(v, "%un+%u", &a, &b) == 2) {
+		p->align_mult = (uint8_t)a;
+		p->align_off = (uint8_t)b;
+		*mask |= IPEH_ATTR_ALIGN_MULT | IPEH_ATTR_ALIGN_OFF;
+	} else if (!strcmp(key, "len") && sscanf(v, "%u-%u", &a, &b) == 2) {
+		p->min_data_len = (uint8_t)a;
+		p->max_data_len = (uint8_t)b;
+		*mask |= IPEH_ATTR_MIN_DATA_LEN | IPEH_ATTR_MAX_DATA_LEN;
+	} else if (!strcmp(key, "lenmult") && sscanf(v, "%un+%u", &a, &b) == 2) {
+		p->data_len_mult = (uint8_t)a;
+		p->data_len_off = (uint8_t)b;
+		*mask |= IPEH_ATTR_DATA_LEN_MULT | IPEH_ATTR_DATA_LEN_OFF;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * replace [--reset] ENTRY...: one REPLACE request; ENTRY is
+ * TYPE[,KEY=VALUE]... or TYPE,unset.  Prints the verdict, and the type of
+ * the entry the kernel blamed.
+ */
+static int cmd_replace(int argc, char **argv)
+{
+	struct ipeh_nl_entry ent[256];
+	unsigned int flags = 0;
+	struct ipeh_error e;
+	struct ipeh_nl *nl;
+	size_t n = 0;
+	int i, r;
+
+	for (i = 1; i < argc; i++) {
+		char *save = NULL, *tok;
+		int type;
+
+		if (!strcmp(argv[i], "--reset")) {
+			flags |= IPEH_NL_REPLACE_RESET;
+			continue;
+		}
+		if (n == 256)
+			return usage();
+		memset(&ent[n], 0, sizeof(ent[n]));
+		tok = strtok_r(argv[i], ",", &save);
+		if (!tok || (type = parse_type(tok)) < 0)
+			return usage();
+		ent[n].type = (uint8_t)type;
+		while ((tok = strtok_r(NULL, ",", &save))) {
+			if (!strcmp(tok, "unset"))
+				ent[n].unset = true;
+			else if (parse_setting(tok, &ent[n].p, &ent[n].mask) < 0)
+				return usage();
+		}
+		n++;
+	}
+	nl = nl_open_or_report();
+	if (!nl)
+		return 0;
+	ipeh_error_clear(&e);
+	r = ipeh_nl_replace(nl, ent, n, flags, &e);
+	if (r < 0 && e.type >= 0)
+		printf("%s %s type=0x%02x\n", errtok(r), e.msg, e.type);
+	else
+		printf("%s%s%s\n", errtok(r), r ? " " : "", r ? e.msg : "");
+	ipeh_nl_close(nl);
+	return 0;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Back to the built-in table: one REPLACE with RESET and no entry */
+static int table_reset(struct ipeh_nl *nl, struct ipeh_error *e)
+{
+	return ipeh_nl_replace(nl, NULL, 0, IPEH_NL_REPLACE_RESET, e);
+}
+
+/*
+ * tablebench N ROUNDS: a policy of N entries (types from 2 up: a built-in
+ * type gets user=check, any other a new entry, order 1000 + type) applied
+ * as N SETs and as one REPLACE, ROUNDS times each, the table reset between
+ * runs. Prints the best time of each and their ratio (REPLACE / SETs).
+ */
+static int cmd_tablebench(int argc, char **argv)
+{
+	struct ipeh_nl_entry ent[256];
+	long long best_set = -1, best_rep = -1;
+	struct ipeh_table dflt;
+	struct ipeh_error e;
+	struct ipeh_nl *nl;
+	int n, rounds, type, i, r = 0;
+
+	if (argc < 3 || (n = atoi(argv[1])) < 1 || n > 254 ||
+	    (rounds = atoi(argv[2])) < 1)
+		return usage();
+	nl = nl_open_or_report();
+	if (!nl)
+		return 0;
+	ipeh_error_clear(&e);
+	if (ipeh_nl_dump_table(nl, &dflt, &e) < 0)
+		goto fail;
+	for (i = 0, type = 2; i < n; i++, type++) {
+		memset(&ent[i], 0, sizeof(ent[i]));
+		ent[i].type = (uint8_t)type;
+		ent[i].p.user_perm = IPEH_PERM_CHECK;
+		ent[i].mask = IPEH_ATTR_USER_PERM;
+		if (!ipeh_table_has_entry(&dflt, (uint8_t)type)) {
+			ent[i].p.order = (uint16_t)(1000 + type);
+			ent[i].mask |= IPEH_ATTR_ORDER;
+		}
+	}
+	for (int k = 0; k < rounds; k++) {
+		long long t0, t1;
+
+		if ((r = table_reset(nl, &e)) < 0)
+			goto fail;
+		t0 = now_ns();
+		for (i = 0; i < n; i++)
+			if ((r = ipeh_nl_set(nl, ent[i].type, &ent[i].p,
+					     ent[i].mask, &e)) < 0)
+				goto fail;
+		t1 = now_ns();
+		if (best_set < 0 || t1 - t0 < best_set)
+			best_set = t1 - t0;
+		if ((r = table_reset(nl, &e)) < 0)
+			goto fail;
+		t0 = now_ns();
+		if ((r = ipeh_nl_replace(nl, ent, (size_t)n, 0, &e)) < 0)
+			goto fail;
+		t1 = now_ns();
+		if (best_rep < 0 || t1 - t0 < best_rep)
+			best_rep = t1 - t0;
+	}
+	r = table_reset(nl, &e);
+	if (r < 0)
+		goto fail;
+	printf("ok entries=%d sets_ns=%lld replace_ns=%lld ratio=%.4f\n", n,
+	       best_set, best_rep, (double)best_rep / (double)best_set);
+	ipeh_nl_close(nl);
+	return 0;
+fail:
+	printf("%s %s\n", errtok(r), e.msg);
+	table_reset(nl, &e);
+	ipeh_nl_close(nl);
+	return 0;
+}
+
 static int cmd_netlink(int argc, char **argv)
 {
 	struct ipeh_tlv_params p;
@@ -184,41 +364,9 @@ static int cmd_netlink(int argc, char **argv)
 		printf("%s%s%s\n", errtok(r), r ? " " : "", r ? e.msg : "");
 	} else {
 		memset(&p, 0, sizeof(p));
-		for (int i = 2; i < argc; i++) {
-			unsigned int a, b;
-			char *v = strchr(argv[i], '=');
-
-			if (!v)
+		for (int i = 2; i < argc; i++)
+			if (parse_setting(argv[i], &p, &mask) < 0)
 				goto bad;
-			*v++ = '\0';
-			if (!strcmp(argv[i], "order") && sscanf(v, "%u", &a) == 1) {
-				p.order = (uint16_t)a;
-				mask |= IPEH_ATTR_ORDER;
-			} else if (!strcmp(argv[i], "user") && ipeh_perm_parse(v) >= 0) {
-				p.user_perm = (uint8_t)ipeh_perm_parse(v);
-				mask |= IPEH_ATTR_USER_PERM;
-			} else if (!strcmp(argv[i], "admin") && ipeh_perm_parse(v) >= 0) {
-				p.admin_perm = (uint8_t)ipeh_perm_parse(v);
-				mask |= IPEH_ATTR_ADMIN_PERM;
-			} else if (!strcmp(argv[i], "class") && ipeh_class_parse(v) >= 0) {
-				p.class_mask = (uint8_t)ipeh_class_parse(v);
-				mask |= IPEH_ATTR_CLASS;
-			} else if (!strcmp(argv[i], "align") && sscanf(v, "%un+%u", &a, &b) == 2) {
-				p.align_mult = (uint8_t)a;
-				p.align_off = (uint8_t)b;
-				mask |= IPEH_ATTR_ALIGN_MULT | IPEH_ATTR_ALIGN_OFF;
-			} else if (!strcmp(argv[i], "len") && sscanf(v, "%u-%u", &a, &b) == 2) {
-				p.min_data_len = (uint8_t)a;
-				p.max_data_len = (uint8_t)b;
-				mask |= IPEH_ATTR_MIN_DATA_LEN | IPEH_ATTR_MAX_DATA_LEN;
-			} else if (!strcmp(argv[i], "lenmult") && sscanf(v, "%un+%u", &a, &b) == 2) {
-				p.data_len_mult = (uint8_t)a;
-				p.data_len_off = (uint8_t)b;
-				mask |= IPEH_ATTR_DATA_LEN_MULT | IPEH_ATTR_DATA_LEN_OFF;
-			} else {
-				goto bad;
-			}
-		}
 		r = ipeh_nl_set(nl, (uint8_t)type, &p, mask, &e);
 		printf("%s%s%s\n", errtok(r), r ? " " : "", r ? e.msg : "");
 	}
@@ -897,6 +1045,8 @@ static int cmd_listen(int argc, char **argv)
 			if (h->nlmsg_type != family ||
 			    h->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN)
 				continue;
+			long gen = -1, ntype = -1;
+
 			printf("notify cmd=%u pid=%u seq=%u attrs=", g->cmd,
 			       h->nlmsg_pid, h->nlmsg_seq);
 			for (off = NLMSG_HDRLEN + GENL_HDRLEN;
@@ -907,7 +1057,19 @@ static int cmd_listen(int argc, char **argv)
 					break;
 				printf("%s%u", off == NLMSG_HDRLEN + GENL_HDRLEN ?
 				       "" : ",", a->nla_type & NLA_TYPE_MASK);
+				if ((a->nla_type & NLA_TYPE_MASK) ==
+				    IPEH_TLV_ATTR_GENERATION &&
+				    a->nla_len == NLA_HDRLEN + 4)
+					gen = *(const uint32_t *)((const uint8_t *)a + NLA_HDRLEN);
+				if ((a->nla_type & NLA_TYPE_MASK) ==
+				    IPEH_TLV_ATTR_TYPE &&
+				    a->nla_len == NLA_HDRLEN + 1)
+					ntype = *((const uint8_t *)a + NLA_HDRLEN);
 			}
+			if (ntype >= 0)
+				printf(" type=0x%02lx", ntype);
+			if (gen >= 0)
+				printf(" gen=%ld", gen);
 			printf("\n");
 			seen++;
 		}
@@ -1084,5 +1246,9 @@ int main(int argc, char **argv)
 		return cmd_sockhold(argc, argv);
 	if (!strcmp(argv[0], "listen"))
 		return cmd_listen(argc, argv);
+	if (!strcmp(argv[0], "replace"))
+		return cmd_replace(argc, argv);
+	if (!strcmp(argv[0], "tablebench"))
+		return cmd_tablebench(argc, argv);
 	return usage();
 }
