@@ -138,9 +138,8 @@ out=$(in_ns $B tlvctl apply "$W/policy-1e.conf" 2>&1)
 echo "$out"
 expect "netns B: user sends 0x1e after 'ip netns exec B tlvctl apply'" ok \
 	as_user $B "$PROBE" sockopt dst "$EXP_DST"
-# tlvctl show: TYPE ORDER CLASS ADMIN USER ... under a heading line
-out=$(in_ns $B tlvctl show 0x1e 2>&1)
-if [ "$(awk 'NR == 2 { print $2, $5 }' <<< "$out")" = "100 check" ]; then
+out=$(in_ns $B tlvctl show 0x1e --json 2>&1)
+if [[ $out == *'"order":100,'* && $out == *'"user":"check"'* ]]; then
 	ok "netns B: tlvctl show 0x1e shows order 100, user check"
 else not_ok "netns B: tlvctl show 0x1e shows order 100, user check" "$(tr '\n' ' ' <<< "$out")"; fi
 if tlvctl diff "$W/policy-1e.conf" > /dev/null 2>&1; then

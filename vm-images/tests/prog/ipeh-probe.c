@@ -270,7 +270,7 @@ static int cmd_tablebench(int argc, char **argv)
 	struct ipeh_table dflt;
 	struct ipeh_error e;
 	struct ipeh_nl *nl;
-	int n, rounds, type, i, r = 0;
+	int n, rounds, type, i, r;
 
 	if (argc < 3 || (n = atoi(argv[1])) < 1 || n > 254 ||
 	    (rounds = atoi(argv[2])) < 1)
@@ -279,7 +279,8 @@ static int cmd_tablebench(int argc, char **argv)
 	if (!nl)
 		return 0;
 	ipeh_error_clear(&e);
-	if (ipeh_nl_dump_table(nl, &dflt, &e) < 0)
+	if ((r = table_reset(nl, &e)) < 0 ||
+	    (r = ipeh_nl_dump_table(nl, &dflt, &e)) < 0)
 		goto fail;
 	for (i = 0, type = 2; i < n; i++, type++) {
 		memset(&ent[i], 0, sizeof(ent[i]));
