@@ -50,6 +50,7 @@ same "a new netns's table is the host's built-in table" "$pristine" "$(in_ns $B 
 must "host: admin grants IOAM user=check" ok "$PROBE" set ioam user=check
 host_granted=$("$PROBE" dump)
 ip netns add $C
+in_ns $C ip link set lo up
 same "a netns made after the host's change starts from the built-in entries" \
 	"$pristine" "$(in_ns $C "$PROBE" dump)"
 expect "host: user sends IOAM (granted in the host's netns)" ok as_user sender "$PROBE" sockopt hop "$IOAM2"
