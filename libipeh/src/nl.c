@@ -204,6 +204,18 @@ int ipeh_nl_get(struct ipeh_nl *nl, uint8_t type, struct ipeh_tlv_params *p,
 		return ipeh__fail(err, ret, IPEH_RULE_PARAM, type, -1,
 				  "cannot build request");
 	ret = transact(nl, (size_t)ret, get_cb, &g, err);
+	if (ret == -ENOENT) {
+		/* kernels with REPLACE refuse GET of a type without an entry:
+		 * give its "no entry" parameters, as older kernels did
+		 */
+		struct ipeh_table t;
+
+		ipeh_table_init_empty(&t);
+		*p = t.params[type];
+		if (err)
+			ipeh_error_clear(err);
+		return 0;
+	}
 	if (ret < 0)
 		return ret == -EBADMSG ?
 		       ipeh__fail(err, ret, IPEH_RULE_NETLINK, type, -1,

@@ -91,6 +91,13 @@ nlx "SET without TYPE" EINVAL - raw set 2:6e00 4:01
 nlx "UNSET without TYPE" EINVAL - raw unset
 nlx "SET with no attributes" EINVAL - raw set
 nlx "unknown command 9" EOPNOTSUPP "" raw 9 1:31
+# GET of a type without an entry (0xbe was unset above): ENOENT, named
+nlx "GET of a type without an entry -> ENOENT" ENOENT "no entry" raw get 1:be
+out=$("$PROBE" get 0xbe 2>&1)
+case "$out" in
+"0xbe order=0 "*) ok "libipeh's GET of a type without an entry gives its no-entry parameters (order 0)" ;;
+*) not_ok "libipeh's GET of a type without an entry gives its no-entry parameters (order 0)" "$out" ;;
+esac
 
 after=$("$PROBE" dump)
 if [ "$before" = "$after" ]; then ok "the table is unchanged after every refused request"

@@ -140,12 +140,13 @@ if [ $new -gt 0 ] && [ $old -gt 0 ]; then ok "the kills came both before and aft
 else not_ok "the kills came both before and after the request" "$old old, $new new"; fi
 must "back to the built-in table" ok "$PROBE" replace --reset
 
-# --- the cost of a 250-entry policy: one REPLACE against 250 SETs (wall
-# time here; ./dev bench --kernel measures it in guest instructions)
-out=$("$PROBE" tablebench 250 3 2>&1)
+# --- a 250-entry policy as 250 SETs and as one REPLACE, switched back and
+# forth: both ways work and leave the built-in table. (Their cost is a
+# target of ./dev bench --kernel, measured there in guest instructions;
+# TCG wall time here says little.)
+out=$("$PROBE" tablebench 250 1 full 2>&1)
 echo "tablebench: $out"
-ratio=$(sed -n 's/.* ratio=\([0-9.]*\).*/\1/p' <<< "$out")
-if [ -n "$ratio" ] && awk -v r="$ratio" 'BEGIN { exit !(r > 0 && r <= 0.05) }'; then
-	ok "one REPLACE of 250 entries costs at most 1/20 of 250 SETs (ratio $ratio)"
-else not_ok "one REPLACE of 250 entries costs at most 1/20 of 250 SETs" "$out"; fi
+if [[ $out == "ok entries=250 full sets_ns="[1-9]*" replace_ns="[1-9]* ]]; then
+	ok "a 250-entry policy switched 52 times by SETs and by REPLACEs"
+else not_ok "a 250-entry policy switched 52 times by SETs and by REPLACEs" "$out"; fi
 same "the table is the built-in one after the benchmark" "$pristine" "$("$PROBE" dump)"

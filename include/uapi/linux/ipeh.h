@@ -93,7 +93,10 @@ enum {
 	IPEH_TLV_CMD_UNSPEC,
 	IPEH_TLV_CMD_SET,		/* change one type */
 	IPEH_TLV_CMD_UNSET,		/* restore one type's default */
-	IPEH_TLV_CMD_GET,		/* one type, or all with NLM_F_DUMP */
+	IPEH_TLV_CMD_GET,		/* one type (ENOENT if it has no entry),
+					 * or all with NLM_F_DUMP (a type
+					 * without an entry has ORDER 0)
+					 */
 	IPEH_TLV_CMD_REPLACE,		/* change several types at once */
 
 	__IPEH_TLV_CMD_MAX,

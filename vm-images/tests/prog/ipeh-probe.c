@@ -64,7 +64,7 @@ static int usage(void)
 	      "                               (command, type, sender port id and sequence,\n"
 	      "                               attributes present, generation), at most SECONDS\n"
 	      "  replace [--reset] TYPE[,KEY=VALUE]...|TYPE,unset ...  one REPLACE request\n"
-	      "  tablebench N REPS            a policy of N entries: N SETs against one REPLACE\n"
+	      "  tablebench N REPS [full]     a policy of N entries: N SETs against one REPLACE\n"
 	      "  sendloop HDR HEX ADDR PORT N USEC  N datagrams (block in a cmsg),\n"
 	      "                               a USEC pause every 8: counts of verdicts\n"
 	      "HDR is hop, dst or rtdst; HEX is the whole header (next-header byte first).\n",
@@ -258,12 +258,14 @@ static int table_reset(struct ipeh_nl *nl, struct ipeh_error *e)
 }
 
 /*
- * tablebench N REPS: a policy of N entries (types from 2 up; a built-in
- * type keeps its order, any other gets order 1000 + type) switched between
- * user=check and user=none, as 2 x N SETs per switch-and-back, REPS times,
- * and as two REPLACEs of N entries, 25 x REPS times (enough to be timed
- * with a 10 ms clock). Prints the time of one policy change each way and
- * their ratio (REPLACE / SETs). Leaves the built-in table.
+ * tablebench N REPS [full]: a policy of N entries (types from 2 up; a
+ * built-in type keeps its order, any other gets order 1000 + type)
+ * switched between user=check and user=none, as 2 x N SETs per
+ * switch-and-back, REPS times, and as two REPLACEs of N entries, 25 x REPS
+ * times (enough to be timed with a 10 ms clock). Each entry carries the
+ * user permission only, or with "full" every attribute, as tlvd sends
+ * them. Prints the time of one policy change each way and their ratio
+ * (REPLACE / SETs). Leaves the built-in table.
  */
 static int cmd_tablebench(int argc, char **argv)
 {
@@ -274,9 +276,12 @@ static int cmd_tablebench(int argc, char **argv)
 	long long t0, t_set, t_rep;
 	int n, reps, type, i, k, r;
 
+	bool full;
+
 	if (argc < 3 || (n = atoi(argv[1])) < 1 || n > 254 ||
 	    (reps = atoi(argv[2])) < 1)
 		return usage();
+	full = argc > 3 && !strcmp(argv[3], "full");
 	nl = nl_open_or_report();
 	if (!nl)
 		return 0;
@@ -297,8 +302,18 @@ static int cmd_tablebench(int argc, char **argv)
 	/* every entry in place (user=none); from here on, only user changes */
 	if ((r = ipeh_nl_replace(nl, ent, (size_t)n, 0, &e)) < 0)
 		goto fail;
-	for (i = 0; i < n; i++)
-		ent[i].mask = IPEH_ATTR_USER_PERM;
+	for (i = 0; i < n; i++) {
+		if (full) {
+			ent[i].p = *ipeh_table_get(&dflt, ent[i].type);
+			if (!ipeh_table_has_entry(&dflt, ent[i].type)) {
+				ent[i].p.order = (uint16_t)(1000 + ent[i].type);
+				ent[i].p.class_mask = IPEH_CLASS_DSTOPT;
+			}
+			ent[i].mask = IPEH_ATTR_ALL;
+		} else {
+			ent[i].mask = IPEH_ATTR_USER_PERM;
+		}
+	}
 
 	t0 = now_ns();
 	for (k = 0; k < 2 * reps; k++) {
@@ -323,8 +338,8 @@ static int cmd_tablebench(int argc, char **argv)
 	r = table_reset(nl, &e);
 	if (r < 0)
 		goto fail;
-	printf("ok entries=%d sets_ns=%lld replace_ns=%lld ratio=%.4f\n", n,
-	       t_set, t_rep, t_set > 0 ? (double)t_rep / (double)t_set : -1.0);
+	printf("ok entries=%d%s sets_ns=%lld replace_ns=%lld ratio=%.4f\n", n,
+	       full ? " full" : "", t_set, t_rep, t_set > 0 ? (double)t_rep / (double)t_set : -1.0);
 	ipeh_nl_close(nl);
 	return 0;
 fail:
