@@ -68,6 +68,46 @@ static void test_cmsg_next_rejects_short_block(void **state)
 	assert_int_equal(ipeh_cmsg_next(&msg, &cookie, &hdr, &blk, &len), 0);
 }
 
+/* A control buffer of 24 bytes whose cmsg_len says 4096: refused, and
+ * nothing read past the buffer (a heap buffer of exactly that size, so
+ * the ASan build sees any such read).
+ */
+static void test_cmsg_next_bounds_cmsg_len(void **state)
+{
+	size_t clen = CMSG_SPACE(8);
+	struct msghdr msg = { 0 };
+	struct cmsghdr *cm;
+	void *cookie = NULL;
+	enum ipeh_hdr hdr;
+	const uint8_t *blk;
+	size_t len;
+	char *buf;
+
+	(void)state;
+	assert_int_equal(clen, 24);
+	buf = calloc(1, clen);
+	assert_non_null(buf);
+	msg.msg_control = buf;
+	msg.msg_controllen = clen;
+	cm = CMSG_FIRSTHDR(&msg);
+	cm->cmsg_level = IPPROTO_IPV6;
+	cm->cmsg_type = IPV6_HOPOPTS;
+	cm->cmsg_len = 4096;
+	CMSG_DATA(cm)[1] = 255;		/* a header of 2048 bytes */
+	assert_int_equal(ipeh_cmsg_next(&msg, &cookie, &hdr, &blk, &len), -EINVAL);
+	/* one byte short of its own length: refused too */
+	cm->cmsg_len = clen + 1;
+	CMSG_DATA(cm)[1] = 0;
+	cookie = NULL;
+	assert_int_equal(ipeh_cmsg_next(&msg, &cookie, &hdr, &blk, &len), -EINVAL);
+	/* exactly the buffer: accepted */
+	cm->cmsg_len = CMSG_LEN(8);
+	cookie = NULL;
+	assert_int_equal(ipeh_cmsg_next(&msg, &cookie, &hdr, &blk, &len), 1);
+	assert_int_equal(len, 8);
+	free(buf);
+}
+
 static void test_sticky_options_on_udp6(void **state)
 {
 	uint8_t blk[8] = { 0, 0, 0x1e, 4, 1, 2, 3, 4 }, got[64];
@@ -127,6 +167,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cmsg_put_and_next),
 		cmocka_unit_test(test_cmsg_next_rejects_short_block),
+		cmocka_unit_test(test_cmsg_next_bounds_cmsg_len),
 		cmocka_unit_test(test_sticky_options_on_udp6),
 		cmocka_unit_test(test_nl_client_without_family),
 	};

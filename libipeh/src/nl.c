@@ -34,8 +34,10 @@ typedef int (*reply_cb)(const struct nlmsghdr *nlh, void *arg);
 static int transact(struct ipeh_nl *nl, size_t len, reply_cb cb, void *arg,
 		    struct ipeh_error *err)
 {
-	struct nlmsghdr *req = (struct nlmsghdr *)nl->buf;
-	uint32_t seq = req->nlmsg_seq;
+	const struct nlmsghdr *req = (const struct nlmsghdr *)nl->buf;
+	/* the replies overwrite the request: keep what is needed of it */
+	const uint32_t seq = req->nlmsg_seq;
+	const bool want_ack = req->nlmsg_flags & NLM_F_ACK;
 	int cb_ret = 0;
 
 	if (mnl_socket_sendto(nl->sock, nl->buf, len) < 0)
@@ -80,8 +82,7 @@ static int transact(struct ipeh_nl *nl, size_t len, reply_cb cb, void *arg,
 				continue;
 			if (cb && !cb_ret)
 				cb_ret = cb(nlh, arg);
-			if (!(nlh->nlmsg_flags & NLM_F_MULTI) &&
-			    !(req->nlmsg_flags & NLM_F_ACK))
+			if (!(nlh->nlmsg_flags & NLM_F_MULTI) && !want_ack)
 				return cb_ret;
 		}
 	}

@@ -82,6 +82,9 @@ int ipeh_cmsg_next(const struct msghdr *msg, void **cookie,
 
 	for (cm = cm ? CMSG_NXTHDR(m, cm) : CMSG_FIRSTHDR(m); cm;
 	     cm = CMSG_NXTHDR(m, cm)) {
+		/* cmsg_len is the sender's word: bound it by the buffer */
+		size_t avail = (size_t)((const char *)msg->msg_control +
+					msg->msg_controllen - (const char *)cm);
 		size_t dlen;
 
 		if (cm->cmsg_level != IPPROTO_IPV6)
@@ -95,9 +98,10 @@ int ipeh_cmsg_next(const struct msghdr *msg, void **cookie,
 		else
 			continue;
 		*cookie = cm;
+		if (cm->cmsg_len < CMSG_LEN(2) || cm->cmsg_len > avail)
+			return -EINVAL;
 		dlen = cm->cmsg_len - CMSG_LEN(0);
-		if (cm->cmsg_len < CMSG_LEN(2) ||
-		    ((size_t)CMSG_DATA(cm)[1] + 1) * 8 > dlen)
+		if (((size_t)CMSG_DATA(cm)[1] + 1) * 8 > dlen)
 			return -EINVAL;
 		*block = CMSG_DATA(cm);
 		*len = dlen;

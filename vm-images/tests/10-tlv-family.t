@@ -28,3 +28,6 @@ IOAM_ROW="0x31 order=50 admin=no-check user=none class=hop align=4n+0 len=10-254
 out=$("$PROBE" get ioam 2>&1)
 if [ "$out" = "$IOAM_ROW" ]; then ok "GET of one built-in type (IOAM) returns its documented entry"
 else not_ok "GET of one built-in type (IOAM) returns its documented entry" "got: $out"; fi
+# libipeh reads the ACK its GET asked for (it used to return on the reply and
+# leave the ACK queued for the next reader of the socket)
+expect "after a GET, nothing is left queued on the socket" ok "$PROBE" get ioam --drained

@@ -44,7 +44,7 @@ static int usage(void)
 	      "  family                       resolve the ipv6-tlv family\n"
 	      "  dump                         kernel TLV table, one line per entry\n"
 	      "  default [--no-mip6]          libipeh's built-in table, same format\n"
-	      "  get TYPE | unset TYPE\n"
+	      "  get TYPE [--drained] | unset TYPE   (--drained: nothing left queued after it)\n"
 	      "  set TYPE KEY=VALUE...        order user admin class align len lenmult\n"
 	      "  sockopt HDR HEX              setsockopt on a UDP socket: verdict\n"
 	      "  sockhold HDR HEX FILE        setsockopt HEX, then once FILE exists (at\n"
@@ -377,10 +377,19 @@ static int cmd_netlink(int argc, char **argv)
 	}
 	if (!strcmp(argv[0], "get")) {
 		r = ipeh_nl_get(nl, (uint8_t)type, &p, &e);
-		if (r < 0)
+		if (r < 0) {
 			printf("%s %s\n", errtok(r), e.msg);
-		else
+		} else if (argc > 2 && !strcmp(argv[2], "--drained")) {
+			/* the request asked for an ACK: it must have been read */
+			char c;
+			ssize_t n = recv(ipeh_nl_fd(nl), &c, 1,
+					 MSG_PEEK | MSG_DONTWAIT);
+
+			printf(n < 0 ? "ok nothing left queued\n" :
+			       "EBUSY a message was left queued\n");
+		} else {
 			print_params((uint8_t)type, &p);
+		}
 	} else if (!strcmp(argv[0], "unset")) {
 		r = ipeh_nl_unset(nl, (uint8_t)type, &e);
 		printf("%s%s%s\n", errtok(r), r ? " " : "", r ? e.msg : "");
