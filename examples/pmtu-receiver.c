@@ -250,7 +250,10 @@ static int reply(int fd, const struct options *o, const struct ex_table *xt,
 		}
 		x->sent = (struct ipeh_pmtu){
 			.min_pmtu = (uint16_t)(mtu > 65535 ? 65535 : mtu),
-			.rtn_pmtu = x->got.min_pmtu,
+			/* Rtn-PMTU travels as its 15 most significant bits:
+			 * an odd Min-PMTU is returned one lower
+			 */
+			.rtn_pmtu = x->got.min_pmtu & 0xfffe,
 			.r = o->request_return,
 		};
 		/* the layout was prepared once: only the option data changes */
@@ -258,8 +261,6 @@ static int reply(int fd, const struct options *o, const struct ex_table *xt,
 				       IPEH_PMTU_DATA_LEN);
 		if (ret < 0)
 			return EX_FAIL;
-		/* Rtn-PMTU travels as its 15 most significant bits */
-		x->sent.rtn_pmtu &= 0xfffe;
 		block_len = prep->len;
 		msg.msg_control = control;
 		ret = ipeh_cmsg_put(&msg, sizeof(control), IPEH_HDR_HOPOPTS,

@@ -350,7 +350,9 @@ static void encode_simple(struct stream *s)
 	p.r = get8(s) & 1;
 	cap = get8(s) % (IPEH_PMTU_DATA_LEN + 2);
 	r = ipeh_pmtu_encode(&p, d, cap);
-	if (cap < IPEH_PMTU_DATA_LEN) {
+	if (p.rtn_pmtu & 1) {
+		check(r == -EINVAL);
+	} else if (cap < IPEH_PMTU_DATA_LEN) {
 		check(r == -ENOBUFS);
 	} else {
 		check(r == IPEH_PMTU_DATA_LEN);

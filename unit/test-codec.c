@@ -21,9 +21,11 @@ static void test_pmtu_layout_and_round_trip(void **state)
 	assert_int_equal(out.min_pmtu, 1280);
 	assert_int_equal(out.rtn_pmtu, 1500);
 	assert_true(out.r);
-	/* Rtn-PMTU carries 15 bits: an odd value loses its last bit */
+	/* Rtn-PMTU carries 15 bits: an odd value cannot be encoded */
 	in.rtn_pmtu = 9001;
 	in.r = false;
+	assert_int_equal(ipeh_pmtu_encode(&in, d, sizeof(d)), -EINVAL);
+	in.rtn_pmtu = 9000;
 	assert_int_equal(ipeh_pmtu_encode(&in, d, sizeof(d)), 4);
 	assert_int_equal(ipeh_pmtu_decode(d, 4, &out), 0);
 	assert_int_equal(out.rtn_pmtu, 9000);
@@ -76,6 +78,10 @@ static void test_ioam_node_len_as_linux(void **state)
 	assert_int_equal(ipeh_ioam_node_len(0x000ffc), 10);	/* bits 12..21 */
 	/* the benchmark's 34-byte trace: 3 nodes of hop_lim/node_id + if ids */
 	assert_int_equal(ipeh_ioam_data_len(0xc00000, 3), 34);
+	/* more nodes than one option holds: 0, not a length that cannot be sent */
+	assert_int_equal(ipeh_ioam_data_len(0xc00000, 200), 0);
+	assert_int_equal(ipeh_ioam_data_len(0xc00000, 30), 250);	/* 10 + 30 * 8 */
+	assert_int_equal(ipeh_ioam_data_len(0xc00000, 31), 0);
 }
 
 static void test_ioam_encode_layout(void **state)

@@ -536,7 +536,8 @@ struct ipeh_ioam_trace {
  * as Linux's ioam6_trace_compute_nodelen().
  */
 unsigned int ipeh_ioam_node_len(uint32_t trace_type);
-/* Option data length for a trace with room for nodes nodes. */
+/* Option data length for a trace with room for nodes nodes; 0 if that many
+ * do not fit one option (more than 254 bytes of data). */
 size_t ipeh_ioam_data_len(uint32_t trace_type, unsigned int nodes);
 /*
  * Encode option data: header from t (node_len computed if 0), followed by

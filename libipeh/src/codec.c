@@ -11,6 +11,9 @@
 
 int ipeh_pmtu_encode(const struct ipeh_pmtu *p, uint8_t *data, size_t cap)
 {
+	/* Rtn-PMTU has 15 bits on the wire: an odd value cannot be sent */
+	if (p->rtn_pmtu & 1u)
+		return -EINVAL;
 	if (cap < IPEH_PMTU_DATA_LEN)
 		return -ENOBUFS;
 	ipeh__put16(data, p->min_pmtu);
@@ -101,7 +104,12 @@ unsigned int ipeh_ioam_node_len(uint32_t trace_type)
 
 size_t ipeh_ioam_data_len(uint32_t trace_type, unsigned int nodes)
 {
-	return IOAM_TRACE_OFF + (size_t)nodes * ipeh_ioam_node_len(trace_type) * 4;
+	size_t words = (size_t)nodes * ipeh_ioam_node_len(trace_type);
+
+	/* RemainingLen has 7 bits, and the data must fit one option */
+	if (words > 0x7f || IOAM_TRACE_OFF + words * 4 > 254)
+		return 0;
+	return IOAM_TRACE_OFF + words * 4;
 }
 
 static void put_trace_hdr(uint8_t *d, uint8_t node_len, uint8_t flags,
