@@ -307,9 +307,36 @@ static void test_null_error_record(void **state)
 	assert_int_equal(ipeh_validate(&table, 3, b, 8, NULL, 0, NULL), -EINVAL);
 }
 
+/* A NULL table is an error, not a crash (issue 14 §15) */
+static void test_null_table_is_einval(void **state)
+{
+	static const uint8_t blk[8] = { 0, 0, 0x1e, 4, 1, 2, 3, 4 };
+	struct ipeh_opt o = { .type = 0x1e, .len = 4, .data = blk + 4 };
+	struct ipeh_tlv_params p;
+	struct ipeh_builder b;
+	struct ipeh_prepared pr;
+	struct ipeh_error e;
+	uint8_t out[64];
+
+	(void)state;
+	assert_int_equal(ipeh_validate(NULL, IPEH_HDR_DSTOPTS, blk, 8, NULL, 0, &e), -EINVAL);
+	assert_int_equal(e.rule, IPEH_RULE_PARAM);
+	assert_int_equal(ipeh_build(NULL, IPEH_HDR_DSTOPTS, &o, 1, out, sizeof(out), NULL, 0, &e), -EINVAL);
+	assert_int_equal(ipeh_prepare(&pr, NULL, IPEH_HDR_DSTOPTS, &o, 1, NULL, 0, &e), -EINVAL);
+	ipeh_builder_init(&b, NULL, IPEH_HDR_DSTOPTS, NULL, 0);
+	ipeh_builder_add(&b, 0x1e, blk + 4, 4);
+	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), &e), -EINVAL);
+	ipeh_tlv_params_unset(&p);
+	p.order = 5;
+	assert_int_equal(ipeh_table_set(NULL, 0x1e, &p, &e), -EINVAL);
+	assert_int_equal(ipeh_table_unset(NULL, 0x1e, 0), -EINVAL);
+	assert_false(ipeh_table_has_entry(NULL, 0x1e));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_null_table_is_einval),
 		cmocka_unit_test(test_every_rule_case),
 		cmocka_unit_test(test_nocheck_rule_examples),
 		cmocka_unit_test(test_default_table_user_vs_admin),

@@ -151,6 +151,9 @@ static ssize_t build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 	if (!ipeh__hdr_ok(hdr))
 		return ipeh__fail(err, -EINVAL, IPEH_RULE_PARAM, -1, -1,
 				  "invalid header kind %d", (int)hdr);
+	if (!t)
+		return ipeh__fail(err, -EINVAL, IPEH_RULE_PARAM, -1, -1,
+				  "no table");
 	if (nopts > IPEH_OPTS_MAX)
 		return ipeh__fail(err, -EMSGSIZE, IPEH_RULE_LENGTH, -1, -1,
 				  "%zu options cannot fit in one header", nopts);

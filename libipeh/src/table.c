@@ -192,6 +192,9 @@ int ipeh_table_set(struct ipeh_table *t, uint8_t type,
 	unsigned int i;
 	int ret;
 
+	if (!t || !p)
+		return ipeh__fail(err, -EINVAL, IPEH_RULE_PARAM, type, -1,
+				  "no table or no parameters");
 	if (type < 2)
 		return ipeh__fail(err, -EINVAL, IPEH_RULE_PARAM, type, -1,
 				  "type %u is padding, not in the table", type);
@@ -220,7 +223,7 @@ int ipeh_table_unset(struct ipeh_table *t, uint8_t type, unsigned int flags)
 	struct ipeh_tlv_params p;
 	unsigned int i;
 
-	if (type < 2)
+	if (!t || type < 2)
 		return -EINVAL;
 	ipeh_table_default_params(type, flags, &p);
 	/* a built-in row comes back only if its order is still free */
@@ -234,7 +237,7 @@ int ipeh_table_unset(struct ipeh_table *t, uint8_t type, unsigned int flags)
 
 bool ipeh_table_has_entry(const struct ipeh_table *t, uint8_t type)
 {
-	return t->params[type].order != 0;
+	return t && t->params[type].order != 0;
 }
 
 /* Names */

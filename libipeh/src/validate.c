@@ -76,6 +76,9 @@ int ipeh_validate(const struct ipeh_table *t, enum ipeh_hdr hdr,
 	if (!ipeh__hdr_ok(hdr))
 		return ipeh__fail(err, -EINVAL, IPEH_RULE_PARAM, -1, -1,
 				  "invalid header kind %d", (int)hdr);
+	if (!t)
+		return ipeh__fail(err, -EINVAL, IPEH_RULE_PARAM, -1, -1,
+				  "no table");
 
 	/* removing options is allowed to everyone (TLV-TABLE.md) */
 	if (flags & IPEH_F_DELETING)
