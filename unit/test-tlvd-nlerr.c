@@ -10,7 +10,13 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "backend-nl.h"
+#include "log.h"
 
 static void test_eperm_names_the_missing_capability(void **state)
 {
@@ -58,10 +64,38 @@ static void test_drain_reads_every_pending_message_and_never_blocks(void **state
 	close(sv[1]);
 }
 
+/* JOURNAL_STREAM counts only for the stream it names (issue 14 §2) */
+static void test_journal_stream_must_name_this_fd(void **state)
+{
+	char env[64];
+	struct stat st;
+	int p[2];
+	FILE *f = tmpfile();
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(fstat(fileno(f), &st), 0);
+	snprintf(env, sizeof(env), "%llu:%llu", (unsigned long long)st.st_dev,
+		 (unsigned long long)st.st_ino);
+	assert_true(log_stream_is_journal(env, fileno(f)));
+	/* inherited by a process whose stderr is something else */
+	assert_false(log_stream_is_journal(env, p[1]));
+	assert_false(log_stream_is_journal(NULL, fileno(f)));
+	assert_false(log_stream_is_journal("", fileno(f)));
+	assert_false(log_stream_is_journal("12", fileno(f)));
+	strcat(env, "x");
+	assert_false(log_stream_is_journal(env, fileno(f)));
+	close(p[0]);
+	close(p[1]);
+	fclose(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_eperm_names_the_missing_capability),
+		cmocka_unit_test(test_journal_stream_must_name_this_fd),
 		cmocka_unit_test(test_missing_family_says_the_patches_are_missing),
 		cmocka_unit_test(test_kernel_extack_message_is_kept),
 		cmocka_unit_test(test_drain_reads_every_pending_message_and_never_blocks),
