@@ -1,13 +1,56 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "json.h"
 
+/*
+ * Length of the well-formed UTF-8 sequence at @s (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), 0 if there is none.
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	unsigned int cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)	/* the NUL ends it too */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+/* A JSON string: valid UTF-8 as it is, any other byte as U+FFFD, so that
+ * the output is valid JSON whatever the input (a file name, a message
+ * quoting 40 bytes of a line that may end inside a character).
+ */
 void json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c == '"' || c == '\\')
+		if (c >= 0x80) {
+			size_t n = utf8_len((const unsigned char *)s);
+
+			if (!n) {
+				fputs("\\ufffd", f);
+				continue;
+			}
+			fwrite(s, 1, n, f);
+			s += n - 1;
+		} else if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c == '\n')
 			fputs("\\n", f);

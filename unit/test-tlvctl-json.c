@@ -193,6 +193,21 @@ static void test_control_characters_are_escaped(void **state)
 	assert_string_equal(output(), "\"\\u0001\\u001f ok\"");
 }
 
+/* Bytes >= 0x80: well-formed UTF-8 as it is, anything else U+FFFD
+ * (issue 14 §6: a message cut by %.40s inside a character, or a file name
+ * in Latin-1, made tlvctl -j print invalid JSON)
+ */
+static void test_invalid_utf8_becomes_replacement_characters(void **state)
+{
+	(void)state;
+	json_string(out, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80|"
+		    "\xc3|\xff|\xc0\x80|\xed\xa0\x80|\xf4\x90\x80\x80|\xe2\x82");
+	assert_string_equal(output(),
+		"\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80|"
+		"\\ufffd|\\ufffd|\\ufffd\\ufffd|\\ufffd\\ufffd\\ufffd|"
+		"\\ufffd\\ufffd\\ufffd\\ufffd|\\ufffd\\ufffd\"");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +223,7 @@ int main(void)
 		T(test_policy_document),
 		T(test_policy_error_document_escapes_strings),
 		T(test_control_characters_are_escaped),
+		T(test_invalid_utf8_becomes_replacement_characters),
 #undef T
 	};
 
