@@ -198,7 +198,6 @@ static int parse_global(struct parser *ps, int key, const char *value,
 			const char **why)
 {
 	unsigned long v;
-	char *end;
 
 	switch (key) {
 	case KEY_UNMENTIONED:
@@ -218,10 +217,7 @@ static int parse_global(struct parser *ps, int key, const char *value,
 			return *why = "expected keep or restore", -1;
 		return 0;
 	case KEY_INTERVAL:
-		errno = 0;
-		v = strtoul(value, &end, 10);
-		if (value[0] < '0' || value[0] > '9' || *end || errno ||
-		    v > POLICY_MAX_INTERVAL)
+		if (tlv_parse_uint(value, POLICY_MAX_INTERVAL, &v))
 			return *why = "expected seconds from 0 to 86400", -1;
 		ps->pol.interval = (unsigned int)v;
 		return 0;

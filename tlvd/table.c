@@ -47,20 +47,27 @@ bool tlv_type_is_builtin(unsigned int type)
 	return tlv_params_has_entry(&p);
 }
 
-/* Strict unsigned number: decimal or 0x hex, nothing else. */
-static int parse_uint(const char *s, unsigned long max, unsigned long *out)
+/*
+ * The one number syntax of tlvd.conf(5) and tlvctl: decimal digits with no
+ * leading zero (0 itself excepted, so that 0300 is neither octal nor 300),
+ * or, where @hex allows it (option types), 0x and hex digits.
+ */
+static int parse_number(const char *s, unsigned long max, bool hex,
+			unsigned long *out)
 {
+	const char *digits = "0123456789";
 	unsigned long v;
 	char *end;
 	int base = 10;
 
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+	if (hex && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		digits = "0123456789abcdefABCDEF";
 		base = 16;
 		s += 2;
-	}
-	if (!isxdigit((unsigned char)s[0]))
+	} else if (s[0] == '0' && s[1]) {
 		return -1;
-	if (base == 10 && !isdigit((unsigned char)s[0]))
+	}
+	if (!s[0] || strspn(s, digits) != strlen(s))
 		return -1;
 	errno = 0;
 	v = strtoul(s, &end, base);
@@ -70,13 +77,26 @@ static int parse_uint(const char *s, unsigned long max, unsigned long *out)
 	return 0;
 }
 
+static int parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+	return parse_number(s, max, false, out);
+}
+
+int tlv_parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+	return parse_uint(s, max, out);
+}
+
 int tlv_type_parse(const char *s)
 {
 	unsigned long v;
 	int type;
 
-	if (!parse_uint(s, 255, &v))
+	if (!parse_number(s, 255, true, &v))
 		return v < TLV_TYPE_FIRST ? -1 : (int)v;
+	/* a number that is not one (0300, 0x0x31, 256) is not a name either */
+	if (isdigit((unsigned char)s[0]))
+		return -1;
 	type = ipeh_opt_type_parse(s);
 	if (type < TLV_TYPE_FIRST || type > 255)
 		return -1;

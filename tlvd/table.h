@@ -42,6 +42,9 @@ bool tlv_type_is_builtin(unsigned int type);
 /* Parses a name (libipeh's names: "ioam", "pmtu", "exp-1e", ...), a
  * decimal or a 0x hex number in 2..255.  Returns the type, or -1. */
 int tlv_type_parse(const char *s);
+/* A decimal number up to @max, without leading zero (the one syntax of
+ * every number but types); 0 or -1. */
+int tlv_parse_uint(const char *s, unsigned long max, unsigned long *out);
 /* "ioam (0x31)" or "0x99" */
 const char *tlv_type_format(unsigned int type, char *buf, size_t len);
 /* "ioam" or "0x99" */

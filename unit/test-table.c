@@ -162,6 +162,13 @@ static void test_option_names(void **state)
 	assert_int_equal(ipeh_opt_type_parse("0x42"), 0x42);
 	assert_int_equal(ipeh_opt_type_parse("66"), 66);
 	assert_int_equal(ipeh_opt_type_parse("256"), -EINVAL);
+	/* one number syntax: no octal, no leading zero, one 0x (issue 14 §3) */
+	assert_int_equal(ipeh_opt_type_parse("0300"), -EINVAL);
+	assert_int_equal(ipeh_opt_type_parse("066"), -EINVAL);
+	assert_int_equal(ipeh_opt_type_parse("0x0x31"), -EINVAL);
+	assert_int_equal(ipeh_opt_type_parse("0x"), -EINVAL);
+	assert_int_equal(ipeh_opt_type_parse("0X31"), 0x31);
+	assert_int_equal(ipeh_opt_type_parse(" 66"), -EINVAL);
 	assert_int_equal(ipeh_opt_type_parse("-1"), -EINVAL);
 	assert_int_equal(ipeh_opt_type_parse(""), -EINVAL);
 	assert_int_equal(ipeh_opt_type_parse("exp-1f"), -EINVAL);

@@ -241,6 +241,10 @@ static void test_structure_errors(void **state)
 		     "unknown option type 'xyz' (expected a name such as ioam or pmtu, or a number from 2 to 255)");
 	assert_error("[option 1]\n", 1,
 		     "unknown option type '1' (expected a name such as ioam or pmtu, or a number from 2 to 255)");
+	assert_error("[option 0300]\n", 1,
+		     "unknown option type '0300' (expected a name such as ioam or pmtu, or a number from 2 to 255)");
+	assert_error("[option 0x0x31]\n", 1,
+		     "unknown option type '0x0x31' (expected a name such as ioam or pmtu, or a number from 2 to 255)");
 	assert_error("[option padn]\n", 1,
 		     "unknown option type 'padn' (expected a name such as ioam or pmtu, or a number from 2 to 255)");
 	assert_error("[option 256]\n", 1,
@@ -278,6 +282,19 @@ static void test_value_errors(void **state)
 		     "invalid order '5x': expected a number from 1 to 65535");
 	assert_error("[option ioam]\norder = -1\n", 2,
 		     "invalid order '-1': expected a number from 1 to 65535");
+	/* one number syntax (issue 14 §3): decimal without a leading zero;
+	 * 0x hex for types only
+	 */
+	assert_error("[option ioam]\norder = 0300\n", 2,
+		     "invalid order '0300': expected a number from 1 to 65535");
+	assert_error("[option ioam]\norder = 0x32\n", 2,
+		     "invalid order '0x32': expected a number from 1 to 65535");
+	assert_error("[option ioam]\nalign = 0x2n+0x0\n", 2,
+		     "invalid align '0x2n+0x0': expected Mn+K with M from 1 to 16 and K below M, e.g. 4n+2");
+	assert_error("[option ioam]\nlength = 010-254\n", 2,
+		     "invalid length '010-254': expected N or MIN-MAX, from 0 to 255");
+	assert_error("[global]\ninterval = 030\n", 2,
+		     "invalid interval '030': expected seconds from 0 to 86400");
 	assert_error("[option ioam]\nclass = hop,hop\n", 2,
 		     "invalid class 'hop,hop': a header is listed twice");
 	assert_error("[option ioam]\nclass = hbh\n", 2,

@@ -267,15 +267,28 @@ static const struct {
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * Decimal digits with no leading zero (0 itself excepted: "0300" is
+ * neither octal nor 300), or 0x and hex digits; nothing else.
+ */
 static int parse_number(const char *s, long max)
 {
+	const char *digits = "0123456789";
+	int base = 10;
 	char *end;
 	long v;
 
-	if (!*s || isspace((unsigned char)*s) || *s == '-' || *s == '+')
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		digits = "0123456789abcdefABCDEF";
+		base = 16;
+		s += 2;
+	} else if (s[0] == '0' && s[1]) {
+		return -EINVAL;
+	}
+	if (!*s || strspn(s, digits) != strlen(s) || strlen(s) > 8)
 		return -EINVAL;
 	errno = 0;
-	v = strtol(s, &end, 0);
+	v = strtol(s, &end, base);
 	if (errno || *end || v < 0 || v > max)
 		return -EINVAL;
 	return (int)v;
