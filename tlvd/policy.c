@@ -300,6 +300,36 @@ static int parse_line(struct parser *ps, char *line)
 	return parse_assignment(ps, line);
 }
 
+/*
+ * An order the file gives a type may be the built-in order of a type the
+ * file does not set: the kernel would refuse it when the file is applied
+ * (-EALREADY), so the file is refused now, by --check and diff too.
+ */
+static int check_builtin_orders(struct parser *ps)
+{
+	for (unsigned int b = TLV_TYPE_FIRST; b < TLV_TYPE_COUNT; b++) {
+		struct ipeh_tlv_params d;
+
+		if (ps->pol.mentioned[b] || !tlv_type_is_builtin(b))
+			continue;
+		ipeh_table_default_params((uint8_t)b, 0, &d);
+		for (unsigned int t = TLV_TYPE_FIRST; t < TLV_TYPE_COUNT; t++) {
+			char tn[32], bn[32], bs[32];
+
+			if (!ps->pol.mentioned[t] ||
+			    ps->pol.table.params[t].order != d.order)
+				continue;
+			return fail_at(ps, ps->pol.line[t],
+				       "[option %s]: order %u is the built-in order of %s, which this file does not set: choose another order, or give %s another one in an [option %s] section",
+				       tlv_type_short(t, tn, sizeof(tn)), d.order,
+				       tlv_type_format(b, bn, sizeof(bn)),
+				       tlv_type_short(b, bs, sizeof(bs)),
+				       tlv_type_short(b, bs, sizeof(bs)));
+		}
+	}
+	return 0;
+}
+
 int policy_parse_buffer(const char *buf, size_t len, struct policy *pol,
 			struct policy_error *err)
 {
@@ -338,7 +368,7 @@ int policy_parse_buffer(const char *buf, size_t len, struct policy *pol,
 			goto out;
 		start += n + 1;
 	}
-	if (finish_section(ps))
+	if (finish_section(ps) || check_builtin_orders(ps))
 		goto out;
 	*pol = ps->pol;
 	ret = 0;

@@ -324,13 +324,20 @@ static void test_order_clash_in_the_wanted_table_changes_nothing(void **state)
 	struct policy pol;
 	struct apply_result res;
 
+	struct ipeh_tlv_params custom = f.t.params[0x31];
+
 	(void)state;
-	/* keep mode: ioam keeps order 50, pmtu wants 50 too */
-	parse_policy("[option pmtu]\nclass = hop\norder = 50\n", &pol);
+	/* keep mode: a live entry the file does not know (0x99, order 70)
+	 * keeps its order, pmtu wants 70 too (a clash with a built-in order
+	 * is refused when the file is read: test-tlvd-policy)
+	 */
+	custom.order = 70;
+	assert_int_equal(ipeh_table_set(&f.t, 0x99, &custom, NULL), 0);
+	parse_policy("[option pmtu]\nclass = hop\norder = 70\n", &pol);
 	assert_int_equal(apply_policy(&be, &pol, &lg, &res), -EALREADY);
 	assert_int_equal(f.calls, 0);
 	assert_string_equal(res.msg,
-		"pmtu (0x30) and ioam (0x31) would both have order 50; nothing changed");
+		"pmtu (0x30) and 0x99 would both have order 70; nothing changed");
 }
 
 static void test_unreadable_table_changes_nothing(void **state)

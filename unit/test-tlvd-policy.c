@@ -285,6 +285,11 @@ static void test_value_errors(void **state)
 	/* one number syntax (issue 14 §3): decimal without a leading zero;
 	 * 0x hex for types only
 	 */
+	/* an order a built-in type keeps, as the file does not set it, is
+	 * refused when the file is read (issue 14 §4), not at apply
+	 */
+	assert_error("[global]\nunmentioned = keep\n[option pmtu]\nclass = hop\norder = 20\n", 3,
+		     "[option pmtu]: order 20 is the built-in order of ra (0x05), which this file does not set: choose another order, or give ra another one in an [option ra] section");
 	assert_error("[option ioam]\norder = 0300\n", 2,
 		     "invalid order '0300': expected a number from 1 to 65535");
 	assert_error("[option ioam]\norder = 0x32\n", 2,
