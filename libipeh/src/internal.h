@@ -11,6 +11,17 @@
 #define IPEH_PRINTF(a, b) __attribute__((format(printf, a, b)))
 #define IPEH_COLD __attribute__((cold, noinline))
 
+/*
+ * The description of errno value @err (positive), thread-safe, unlike
+ * the C library's strerror: the library formats its messages from any thread.
+ */
+static inline const char *ipeh__strerror(int err)
+{
+	const char *s = strerrordesc_np(err);
+
+	return s ? s : "Unknown error";
+}
+
 /* NLMSGERR_ATTR_OFFS of an NLMSG_ERROR message (the bad attribute's
  * offset in the request), -1 if none
  */

@@ -42,7 +42,7 @@ static int transact(struct ipeh_nl *nl, size_t len, reply_cb cb, void *arg,
 
 	if (mnl_socket_sendto(nl->sock, nl->buf, len) < 0)
 		return ipeh__fail(err, -errno, IPEH_RULE_SYSCALL, -1, -1,
-				  "netlink send: %s", strerror(errno));
+				  "netlink send: %s", ipeh__strerror(errno));
 	for (;;) {
 		ssize_t n = mnl_socket_recvfrom(nl->sock, nl->buf,
 						sizeof(nl->buf));
@@ -52,7 +52,7 @@ static int transact(struct ipeh_nl *nl, size_t len, reply_cb cb, void *arg,
 		if (n < 0)
 			return ipeh__fail(err, -errno, IPEH_RULE_SYSCALL, -1,
 					  -1, "netlink receive: %s",
-					  strerror(errno));
+					  ipeh__strerror(errno));
 		left = (int)n;
 		for (nlh = (const struct nlmsghdr *)nl->buf;
 		     mnl_nlmsg_ok(nlh, left);
@@ -75,7 +75,7 @@ static int transact(struct ipeh_nl *nl, size_t len, reply_cb cb, void *arg,
 							  IPEH_RULE_NETLINK,
 							  -1, -1,
 							  "dump failed: %s",
-							  strerror(-*e));
+							  ipeh__strerror(-*e));
 				return cb_ret;
 			}
 			if (nlh->nlmsg_type < NLMSG_MIN_TYPE)
@@ -117,7 +117,7 @@ int ipeh_nl_open(struct ipeh_nl **nlp, struct ipeh_error *err)
 		ret = -errno;
 		free(nl);
 		return ipeh__fail(err, ret, IPEH_RULE_SYSCALL, -1, -1,
-				  "netlink socket: %s", strerror(-ret));
+				  "netlink socket: %s", ipeh__strerror(-ret));
 	}
 	/* best effort: older kernels lack these */
 	mnl_socket_setsockopt(nl->sock, NETLINK_EXT_ACK, &one, sizeof(one));
@@ -150,7 +150,7 @@ int ipeh_nl_open(struct ipeh_nl **nlp, struct ipeh_error *err)
 fail:
 	ipeh_nl_close(nl);
 	return ipeh__fail(err, ret, IPEH_RULE_SYSCALL, -1, -1,
-			  "netlink: %s", strerror(-ret));
+			  "netlink: %s", ipeh__strerror(-ret));
 }
 
 void ipeh_nl_close(struct ipeh_nl *nl)
@@ -368,7 +368,7 @@ int ipeh_nl_subscribe(struct ipeh_nl *nl, struct ipeh_error *err)
 				  sizeof(grp)) < 0)
 		return ipeh__fail(err, -errno, IPEH_RULE_SYSCALL, -1, -1,
 				  "join \"%s\": %s", IPEH_TLV_GENL_MCGRP_NAME,
-				  strerror(errno));
+				  ipeh__strerror(errno));
 	return 0;
 }
 
@@ -389,7 +389,7 @@ int ipeh_nl_recv_changes(struct ipeh_nl *nl, ipeh_nl_change_cb cb, void *arg,
 			if (errno == EINTR)
 				continue;
 			return ipeh__fail(err, -errno, IPEH_RULE_SYSCALL, -1, -1,
-					  "netlink receive: %s", strerror(errno));
+					  "netlink receive: %s", ipeh__strerror(errno));
 		}
 		left = (int)n;
 		for (nlh = (const struct nlmsghdr *)nl->buf;

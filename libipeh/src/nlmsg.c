@@ -428,7 +428,7 @@ int ipeh_nlmsg_parse_error(const struct nlmsghdr *nlh,
 	if (tb[0])
 		return ipeh__fail(err, error, IPEH_RULE_NETLINK, -1, -1,
 				  "%s (%s)", mnl_attr_get_str(tb[0]),
-				  strerror(-error));
+				  ipeh__strerror(-error));
 	return ipeh__fail(err, error, IPEH_RULE_NETLINK, -1, -1, "%s",
-			  strerror(-error));
+			  ipeh__strerror(-error));
 }
