@@ -25,13 +25,19 @@ void policy_wanted_table(const struct policy *pol,
 			 const struct ipeh_table *live,
 			 struct ipeh_table *want)
 {
+	struct ipeh_table def;
+
+	tlv_table_kernel_default(&def, live);
 	if (pol->unmentioned == POLICY_UNMENTIONED_RESET)
-		tlv_table_kernel_default(want, live);
+		*want = def;
 	else
 		*want = *live;
-	for (unsigned int t = TLV_TYPE_FIRST; t < TLV_TYPE_COUNT; t++)
+	for (unsigned int t = TLV_TYPE_FIRST; t < TLV_TYPE_COUNT; t++) {
 		if (pol->mentioned[t])
 			want->params[t] = pol->table.params[t];
+		else if (pol->dropped[t])
+			want->params[t] = def.params[t];
+	}
 }
 
 void policy_restore_table(const struct policy *pol,

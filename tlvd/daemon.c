@@ -114,7 +114,7 @@ out:
 
 int daemon_reload(struct daemon *d)
 {
-	struct policy pol;
+	struct policy pol, eff;
 	int ret = -1;
 
 	say(d, LOG_INFO, "reloading %s", d->config_path);
@@ -123,7 +123,15 @@ int daemon_reload(struct daemon *d)
 		    d->last_error);
 		goto out;
 	}
-	if (apply(d, &pol, policy_wanted_table)) {
+	/* A section removed from the file: the type is no longer managed,
+	 * and goes back to its kernel default rather than keep the old
+	 * policy's values unmanaged (as wg syncconf removes what the file
+	 * no longer names).
+	 */
+	eff = pol;
+	for (unsigned int t = TLV_TYPE_FIRST; t < TLV_TYPE_COUNT; t++)
+		eff.dropped[t] = d->pol.mentioned[t] && !pol.mentioned[t];
+	if (apply(d, &eff, policy_wanted_table)) {
 		say(d, LOG_ERR, "reload failed, keeping the current policy: %s",
 		    d->last_error);
 		goto out;

@@ -44,6 +44,9 @@ struct policy {
 	bool mentioned[TLV_TYPE_COUNT];
 	unsigned int line[TLV_TYPE_COUNT];	/* of the [option] header */
 	struct ipeh_table table;	/* entries of the mentioned types */
+	/* Not from the file: types a previous policy managed and this one
+	 * does not name; applying gives them back their kernel default. */
+	bool dropped[TLV_TYPE_COUNT];
 };
 
 struct policy_error {

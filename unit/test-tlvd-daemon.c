@@ -125,9 +125,15 @@ static void test_reload_with_a_good_file_applies_it_and_clears_the_error(void **
 	assert_int_equal(daemon_reload(&d), 0);
 	assert_string_equal(d.last_error, "");
 	assert_int_equal(daemon_interval(&d), 5);
-	/* keep mode: pmtu, no longer mentioned, stays in the kernel */
-	assert_int_equal(f.t.params[0x30].order, 60);
-	assert_int_equal(f.calls, 0);
+	/* pmtu's section was removed: no longer managed, it goes back to its
+	 * kernel default (no entry) rather than keep the old values
+	 * unmanaged (issue 14 §8); unmentioned = keep leaves only the types
+	 * no policy managed alone
+	 */
+	assert_int_equal(f.t.params[0x30].order, 0);
+	assert_string_equal(f.calls_log, "unset 0x30;");
+	/* and on-stop = restore of the new policy does not need to know it */
+	assert_false(d.pol.mentioned[0x30]);
 }
 
 static void test_reload_whose_apply_fails_keeps_the_old_policy(void **state)
