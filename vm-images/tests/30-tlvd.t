@@ -157,6 +157,19 @@ must_run "the reload with interval = 3600 is applied" wait_for 10 applied_more "
 check "tlvctl set ioam user none (behind tlvd's back, its timer an hour away)" tlvctl set ioam user none
 poll_ok "drift reverted within 5 s: tlvd acted on the tlv-changes notification" 5 user_is ioam check
 
+# --- a section removed on reload: the type goes back to its default ----------
+n0=$(applied_count)
+sed '/^\[option pmtu\]/,$d' "$orig" > "$conf"
+must_run "systemctl reload tlvd (the [option pmtu] section removed)" systemctl reload tlvd
+must_run "the reload without pmtu is applied" wait_for 10 applied_more "$n0"
+check_fails "a removed section: PMTU has no entry any more (issue 14 §8)" has_entry pmtu
+same "a removed section: IOAM keeps the policy" "$IOAM_POLICY" "$PROBE" get ioam
+n0=$(applied_count)
+cp "$orig" "$conf"
+must_run "systemctl reload tlvd (the shipped file again)" systemctl reload tlvd
+must_run "the shipped file is applied again" wait_for 10 applied_more "$n0"
+same "PMTU has the policy's entry again" "$PMTU_POLICY" "$PROBE" get pmtu
+
 # --- stop, on-stop = keep (shipped) -------------------------------------------
 check "systemctl stop tlvd (on-stop = keep)" systemctl stop tlvd
 check_fails "tlvd did not fail on stop" systemctl is-failed --quiet tlvd
