@@ -21,7 +21,7 @@ const char *nl_strerror(int err, const char *kernel_msg, char *buf,
 			size_t len)
 {
 	if (err == -EPERM)
-		snprintf(buf, len, "permission denied: changing the TLV table needs CAP_NET_ADMIN");
+		snprintf(buf, len, "permission denied: changing the TLV table needs CAP_NET_ADMIN over the user namespace that owns this network namespace");
 	else if (err == -ENOENT && (!kernel_msg || !kernel_msg[0]))
 		snprintf(buf, len, NO_FAMILY_MSG);
 	else if (kernel_msg && kernel_msg[0])

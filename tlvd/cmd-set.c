@@ -79,6 +79,10 @@ int cmd_set(int argc, char **argv, const struct cmd_opts *o)
 	type = tlvctl_type_arg(argv[1]);
 	if (type < 0)
 		return 2;
+	/* argument errors first, even on a kernel without the family */
+	ipeh_tlv_params_unset(&p);
+	if (parse_pairs(argc - 2, argv + 2, &p) < 0)
+		return 2;
 	if (tlvctl_open(&be))
 		return 1;
 	ret = be.ops->dump(be.ctx, &t, msg, sizeof(msg));

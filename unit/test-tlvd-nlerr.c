@@ -24,9 +24,9 @@ static void test_eperm_names_the_missing_capability(void **state)
 
 	(void)state;
 	assert_string_equal(nl_strerror(-EPERM, "", buf, sizeof(buf)),
-			    "permission denied: changing the TLV table needs CAP_NET_ADMIN");
+			    "permission denied: changing the TLV table needs CAP_NET_ADMIN over the user namespace that owns this network namespace");
 	assert_string_equal(nl_strerror(-EPERM, "Operation not permitted", buf, sizeof(buf)),
-			    "permission denied: changing the TLV table needs CAP_NET_ADMIN");
+			    "permission denied: changing the TLV table needs CAP_NET_ADMIN over the user namespace that owns this network namespace");
 }
 
 static void test_missing_family_says_the_patches_are_missing(void **state)

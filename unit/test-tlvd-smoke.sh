@@ -271,6 +271,10 @@ if command -v setpriv >/dev/null; then
 else
 	report 1 "no CAP_NET_ADMIN: setpriv (util-linux) not found"
 fi
+# argument errors come before the kernel: said, exit 2, even without the family
+run timeout 10 "${fake_env[@]}" TLVD_FAKE_NO_FAMILY=1 "$TLVCTL" set ioam usr check
+[ "$rc" -eq 2 ] && [[ $err == *"unknown key 'usr'"* ]]
+report $? "tlvctl set ioam usr check: unknown key, exit 2, without the family: rc $rc '$err'"
 bad=$tmp/bad.conf
 printf '[global]\ninterval = soon\n' >"$bad"
 run "$TLVD" --check "$bad"
