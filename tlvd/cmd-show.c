@@ -36,19 +36,24 @@ int cmd_show(int argc, char **argv, const struct cmd_opts *o)
 	struct ipeh_table t;
 	struct backend be;
 	char msg[256];
-	int type = -1, all = 0, ret;
+	int types[TLV_TYPE_COUNT], ntypes = 0, type = -1, all = 0, ret;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--all") || !strcmp(argv[i], "-a")) {
 			all = 1;
-		} else if (type < 0) {
+		} else if (ntypes < TLV_TYPE_COUNT) {
 			type = tlvctl_type_arg(argv[i]);
 			if (type < 0)
 				return 2;
+			types[ntypes++] = type;
 		} else {
-			tlvctl_error("usage: tlvctl show [TYPE] [--all] [--json]");
+			tlvctl_error("usage: tlvctl show [TYPE...] [--all] [--json]");
 			return 2;
 		}
+	}
+	if (ntypes && all) {
+		tlvctl_error("show: TYPE and --all exclude each other");
+		return 2;
 	}
 	if (tlvctl_open(&be))
 		return 1;
@@ -60,17 +65,32 @@ int cmd_show(int argc, char **argv, const struct cmd_opts *o)
 	}
 
 	if (o->json) {
-		if (type >= 0)
+		if (ntypes == 1) {
 			json_params(stdout, (unsigned int)type, &t.params[type]);
-		else
+		} else if (ntypes) {
+			/* several types: an array, in the order given */
+			putchar('[');
+			for (int i = 0; i < ntypes; i++) {
+				if (i)
+					putchar(',');
+				json_params(stdout, (unsigned int)types[i],
+					    &t.params[types[i]]);
+			}
+			putchar(']');
+		} else {
 			json_table(stdout, &t, all);
+		}
 		putchar('\n');
 		return 0;
 	}
 	print_header();
+	if (ntypes) {
+		for (int i = 0; i < ntypes; i++)
+			print_row((unsigned int)types[i], &t.params[types[i]]);
+		return 0;
+	}
 	for (unsigned int i = TLV_TYPE_FIRST; i < TLV_TYPE_COUNT; i++) {
-		if (type >= 0 ? (int)i != type :
-		    !all && !tlv_params_has_entry(&t.params[i]))
+		if (!all && !tlv_params_has_entry(&t.params[i]))
 			continue;
 		print_row(i, &t.params[i]);
 	}

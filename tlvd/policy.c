@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "policy.h"
 
@@ -386,7 +387,8 @@ int policy_parse_file(const char *path, struct policy *pol,
 	FILE *f;
 	int ret;
 
-	f = fopen(path, "re");
+	/* "-": standard input, as tlvctl's FILE arguments promise */
+	f = strcmp(path, "-") ? fopen(path, "re") : fdopen(dup(0), "r");
 	if (!f)
 		goto io_error;
 	for (;;) {

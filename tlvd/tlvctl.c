@@ -20,9 +20,10 @@ static const struct {
 	const char *usage;
 	const char *help;
 } cmds[] = {
-	{ "show", cmd_show, "show [TYPE] [--all] [--json]",
+	{ "show", cmd_show, "show [TYPE...] [--all] [--json]",
 	  "Show the table: the types with an entry, every type with --all,\n"
-	  "or one TYPE (a name such as ioam or a number such as 0x31)." },
+	  "or the TYPEs given (names such as ioam or numbers such as 0x31);\n"
+	  "with --json one TYPE is an object, several an array." },
 	{ "set", cmd_set, "set TYPE KEY VALUE [KEY VALUE]...",
 	  "Change TYPE.  KEY is order, class, admin, user, align, length or\n"
 	  "length-mult, with values as in tlvd.conf(5), e.g.\n"
@@ -30,8 +31,11 @@ static const struct {
 	  "Only the given keys are sent; a type with no entry needs order." },
 	{ "unset", cmd_unset, "unset TYPE",
 	  "Give TYPE back its kernel default." },
+	{ "del", cmd_unset, "del TYPE",
+	  "The same as unset." },
 	{ "apply", cmd_apply, "apply FILE",
-	  "Apply a tlvd.conf(5) policy once, as tlvd does at start:\n"
+	  "Apply a tlvd.conf(5) policy once (FILE - reads standard input),\n"
+	  "as tlvd does at start:\n"
 	  "every change is logged; the kernel makes them all in one step,\n"
 	  "or none (older kernels: one by one, restored on failure)." },
 	{ "check", cmd_check, "check FILE [--json]",
@@ -131,8 +135,20 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(argv[i], "help")) {
-		usage(stdout);
-		return 0;
+		if (i + 1 == argc) {
+			usage(stdout);
+			return 0;
+		}
+		for (size_t c = 0; c < NCMDS; c++) {
+			if (!strcmp(argv[i + 1], cmds[c].name) && i + 2 == argc) {
+				printf("Usage: tlvctl %s\n%s\n", cmds[c].usage,
+				       cmds[c].help);
+				return 0;
+			}
+		}
+		tlvctl_error("help: unknown command '%s'", argv[i + 1]);
+		usage(stderr);
+		return 2;
 	}
 	for (size_t c = 0; c < NCMDS; c++) {
 		int sub_argc = argc - i;

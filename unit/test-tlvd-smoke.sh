@@ -329,6 +329,32 @@ report $? "per-command help"
 tlvctl TLVD_FAKE_NO_FAMILY=1 show
 [ "$rc" -eq 1 ] && [[ $err == *"ipeh patches not applied?"* ]]
 report $? "tlvctl: missing family"
+# issue 14 §10, in part
+tlvctl help unset
+[ "$rc" -eq 0 ] && [[ $out == "Usage: tlvctl unset TYPE"* ]]
+report $? "tlvctl help COMMAND: rc $rc '$out'"
+tlvctl help frobnicate
+[ "$rc" -eq 2 ] && [[ $err == *"unknown command 'frobnicate'"* ]]
+report $? "tlvctl help of an unknown command: exit 2"
+tlvctl set 0x99 order 9 class dst
+tlvctl del 0x99
+[ "$rc" -eq 0 ] && ! has_entry 0x99
+report $? "tlvctl del is unset"
+tlvctl --json show ioam pmtu
+[ "$rc" -eq 0 ] && [[ $out == '[{"type":49,'*'},{"type":48,'*'}]' ]]
+report $? "tlvctl --json show of two types: an array in the order given"
+tlvctl show ioam --all
+[ "$rc" -eq 2 ]
+report $? "tlvctl show TYPE --all: exit 2"
+run timeout 30 "${fake_env[@]}" "$TLVCTL" check - < "$SHIPPED"
+[ "$rc" -eq 0 ]
+report $? "tlvctl check - reads standard input: rc $rc '$err'"
+run timeout 30 "${fake_env[@]}" "$TLVCTL" check - < "$bad"
+[ "$rc" -eq 1 ] && [[ $err == *"-:2:"* ]]
+report $? "tlvctl check - names the line of standard input: '$err'"
+tlvctl unset ioam extra
+[ "$rc" -eq 2 ]
+report $? "tlvctl unset with a trailing argument: exit 2"
 
 echo "$checks checks, $failures failure(s)"
 [ "$failures" -eq 0 ]

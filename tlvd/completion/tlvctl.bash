@@ -23,7 +23,7 @@ _tlvctl()
     done
 
     if [[ -z $cmd ]]; then
-        COMPREPLY=($(compgen -W "show set unset apply check diff help --json --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "show set unset del apply check diff help --json --help --version" -- "$cur"))
         return
     fi
 
@@ -32,7 +32,7 @@ _tlvctl()
         show)
             COMPREPLY=($(compgen -W "$_tlvctl_types --all --json --help" -- "$cur"))
             ;;
-        unset)
+        unset|del)
             [[ $argn -eq 1 ]] && COMPREPLY=($(compgen -W "$_tlvctl_types" -- "$cur"))
             ;;
         apply|check|diff)
