@@ -3,6 +3,7 @@
  * tlvd: keeps the kernel's IPv6 TLV parameter table as a policy file says.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <signal.h>
@@ -41,7 +42,9 @@ struct loop {
 	struct event *soon;
 	struct event *notify;
 	int notify_fd;
+	struct event *watchdog;
 	int exit_code;
+	unsigned long reloads;		/* reloads done, for --reload */
 	struct timespec last_soon;	/* last check after a notification */
 };
 
@@ -50,14 +53,111 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: tlvd [-c FILE] [-i SECONDS]\n"
 		"       tlvd --check FILE\n"
+		"       tlvd --reload PID\n"
 		"Keep the kernel's IPv6 TLV parameter table as FILE says.\n\n"
 		"  -c, --config FILE     policy file (default " TLVD_CONFIG ")\n"
 		"  -i, --interval SECS   re-check the table every SECS seconds\n"
 		"                        (overrides the file's interval; 0: never)\n"
 		"  -t, --check FILE      check FILE and exit; touches nothing\n"
+		"  -r, --reload PID      make tlvd PID reload and wait for the result\n"
+		"                        (ExecReload= of tlvd.service; needs\n"
+		"                        RUNTIME_DIRECTORY, as systemd sets it)\n"
 		"  -h, --help            this text\n"
 		"  -V, --version         version\n"
 		"See tlvd(8) and tlvd.conf(5).\n");
+}
+
+/*
+ * The result of each reload, for "tlvd --reload" (a systemd unit's
+ * ExecReload=, which must end only when the reload is done and fail if it
+ * failed): $RUNTIME_DIRECTORY/reload holds "SEQ ok|failed MESSAGE", SEQ
+ * one more at each reload. Written only under systemd's RuntimeDirectory=.
+ */
+static const char *reload_file(char *buf, size_t len)
+{
+	const char *dir = getenv("RUNTIME_DIRECTORY");
+
+	if (!dir || !dir[0])
+		return NULL;
+	/* several directories are ':'-separated: the first is ours */
+	snprintf(buf, len, "%.*s/reload", (int)strcspn(dir, ":"), dir);
+	return buf;
+}
+
+static void write_reload_result(unsigned long seq, bool ok, const char *msg)
+{
+	char path[512], tmp[530];
+	FILE *f;
+
+	if (!reload_file(path, sizeof(path)))
+		return;
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	f = fopen(tmp, "we");
+	if (!f)
+		return;
+	fprintf(f, "%lu %s %s\n", seq, ok ? "ok" : "failed", msg);
+	if (fclose(f) || rename(tmp, path))
+		log_msg(LOG_WARNING, "cannot write %s: %s", path, strerror(errno));
+}
+
+/* -1 if there is no result yet */
+static long read_reload_seq(const char *path, char *line, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	long seq = -1;
+
+	line[0] = '\0';
+	if (!f)
+		return -1;
+	if (fgets(line, (int)len, f))
+		seq = strtol(line, NULL, 10);
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	return seq;
+}
+
+/* tlvd --reload PID: SIGHUP, then wait (at most 60 s) for the result */
+static int reload_and_wait(const char *pidstr)
+{
+	char path[512], line[600];
+	long seq0, seq;
+	char *end;
+	long pid;
+
+	if (!reload_file(path, sizeof(path))) {
+		fprintf(stderr, "tlvd --reload: RUNTIME_DIRECTORY is not set (this is tlvd.service's ExecReload=; by hand, use kill -HUP)\n");
+		return 2;
+	}
+	errno = 0;
+	pid = strtol(pidstr, &end, 10);
+	if (errno || *end || pid <= 1) {
+		fprintf(stderr, "tlvd --reload: '%s' is not a process id\n", pidstr);
+		return 2;
+	}
+	seq0 = read_reload_seq(path, line, sizeof(line));
+	if (kill((pid_t)pid, SIGHUP)) {
+		fprintf(stderr, "tlvd --reload: cannot signal %ld: %s\n", pid,
+			strerror(errno));
+		return 1;
+	}
+	for (int i = 0; i < 1200; i++) {
+		const char *msg;
+
+		usleep(50 * 1000);
+		seq = read_reload_seq(path, line, sizeof(line));
+		if (seq < 0 || seq == seq0)
+			continue;
+		msg = strchr(line, ' ');
+		msg = msg ? msg + 1 : line;
+		if (!strncmp(msg, "ok ", 3)) {
+			printf("%s\n", msg + 3);
+			return 0;
+		}
+		fprintf(stderr, "%s\n", !strncmp(msg, "failed ", 7) ? msg + 7 : msg);
+		return 1;
+	}
+	fprintf(stderr, "tlvd --reload: no result from %ld within 60 s\n", pid);
+	return 1;
 }
 
 static void notify_status(struct loop *l, const char *state)
@@ -138,9 +238,20 @@ static void on_hup(evutil_socket_t sig, short what, void *arg)
 		   (unsigned long long)ts.tv_sec * 1000000ULL +
 		   (unsigned long long)ts.tv_nsec / 1000ULL,
 		   l->d.config_path);
-	daemon_reload(&l->d);
+	if (daemon_reload(&l->d))
+		write_reload_result(++l->reloads, false, l->d.last_error);
+	else
+		write_reload_result(++l->reloads, true, "policy applied");
 	arm_timer(l);
 	notify_status(l, "READY=1\n");
+}
+
+static void on_watchdog(evutil_socket_t fd, short what, void *arg)
+{
+	(void)fd;
+	(void)what;
+	(void)arg;
+	sd_notify(0, "WATCHDOG=1");
 }
 
 static void on_term(evutil_socket_t sig, short what, void *arg)
@@ -170,6 +281,7 @@ static int run(struct loop *l)
 {
 	struct event *sigs[3];
 	static const int signums[3] = { SIGHUP, SIGTERM, SIGINT };
+	uint64_t wd_usec = 0;
 	char msg[256];
 
 	l->base = event_base_new();
@@ -198,7 +310,19 @@ static int run(struct loop *l)
 	} else {
 		log_msg(LOG_NOTICE, "%s; relying on the periodic re-check", msg);
 	}
+	/* WatchdogSec=: tell systemd the loop runs, twice per period */
+	if (sd_watchdog_enabled(0, &wd_usec) > 0 && wd_usec) {
+		struct timeval tv = {
+			.tv_sec = (time_t)(wd_usec / 2 / 1000000),
+			.tv_usec = (suseconds_t)(wd_usec / 2 % 1000000),
+		};
+
+		l->watchdog = event_new(l->base, -1, EV_PERSIST, on_watchdog, l);
+		if (l->watchdog)
+			event_add(l->watchdog, &tv);
+	}
 	arm_timer(l);
+	write_reload_result(0, true, "started");
 	notify_status(l, "READY=1\n");
 	if (daemon_interval(&l->d))
 		log_msg(LOG_INFO, "ready; re-checking every %u s",
@@ -216,6 +340,8 @@ static int run(struct loop *l)
 		event_free(l->notify);
 	if (l->notify_fd >= 0)
 		close(l->notify_fd);
+	if (l->watchdog)
+		event_free(l->watchdog);
 	event_free(l->soon);
 	event_free(l->timer);
 	for (int i = 0; i < 3; i++)
@@ -230,6 +356,7 @@ int main(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "check", required_argument, NULL, 't' },
+		{ "reload", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ 0 }
@@ -243,19 +370,15 @@ int main(int argc, char **argv)
 	log_init("tlvd");
 	l.notify_fd = -1;
 
-	while ((c = getopt_long(argc, argv, "c:i:t:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:i:t:r:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			config = optarg;
 			break;
 		case 'i': {
-			char *end;
 			unsigned long v;
 
-			errno = 0;
-			v = strtoul(optarg, &end, 10);
-			if (optarg[0] < '0' || optarg[0] > '9' || *end ||
-			    errno || v > POLICY_MAX_INTERVAL) {
+			if (tlv_parse_uint(optarg, POLICY_MAX_INTERVAL, &v)) {
 				fprintf(stderr, "tlvd: --interval: expected seconds from 0 to %u\n",
 					POLICY_MAX_INTERVAL);
 				return 2;
@@ -265,6 +388,8 @@ int main(int argc, char **argv)
 		}
 		case 't':
 			return check_only(optarg);
+		case 'r':
+			return reload_and_wait(optarg);
 		case 'h':
 			usage(stdout);
 			return 0;

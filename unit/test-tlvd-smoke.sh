@@ -172,7 +172,8 @@ conf=$tmp/tlvd.conf
 cp "$SHIPPED" "$conf"
 
 # --- start ----------------------------------------------------------------------
-start_tlvd -c "$conf" --interval 1
+mkdir -p "$tmp/run"
+start_tlvd RUNTIME_DIRECTORY="$tmp/run" -c "$conf" --interval 1
 notify_wait READY=1
 report $? "tlvd sends READY=1"
 [[ $msg == *STATUS=* && $msg == *"2 types (pmtu ioam)"* ]]
@@ -216,6 +217,18 @@ user_is pmtu check
 report $? "policy kept after a broken reload"
 poll 5 logged "$want"
 report $? "the error is logged"
+
+# --- synchronous reload: tlvd.service's ExecReload=tlvd --reload $MAINPID ------
+run timeout 70 env RUNTIME_DIRECTORY="$tmp/run" "$TLVD" --reload "$pid"
+[ "$rc" -eq 1 ] && [[ $err == *"$want"* ]]
+report $? "tlvd --reload with a broken file: exit 1 and its file:line (rc $rc: '$err')"
+cp "$SHIPPED" "$conf"
+run timeout 70 env RUNTIME_DIRECTORY="$tmp/run" "$TLVD" --reload "$pid"
+[ "$rc" -eq 0 ] && [ "$out" = "policy applied" ]
+report $? "tlvd --reload with a good file: exit 0, 'policy applied' (rc $rc: '$out' '$err')"
+run timeout 10 env -u RUNTIME_DIRECTORY "$TLVD" --reload "$pid"
+[ "$rc" -eq 2 ] && [[ $err == *"RUNTIME_DIRECTORY is not set"* ]]
+report $? "tlvd --reload outside systemd: exit 2, says why"
 
 # --- drift ---------------------------------------------------------------------
 cp "$SHIPPED" "$conf"

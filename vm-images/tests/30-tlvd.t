@@ -119,7 +119,14 @@ case $want in
 "$conf:$((lines + 1)): "*) ok "tlvd --check: the broken file's error is $conf:$((lines + 1))" ;;
 *) not_ok "tlvd --check: the broken file's error is $conf:$((lines + 1))" "$want" ;;
 esac
-check "systemctl reload tlvd (broken file)" systemctl reload tlvd
+# the reload is synchronous (ExecReload=tlvd --reload $MAINPID): it fails,
+# and says why with the file:line (issue 14 §7)
+out=$(systemctl reload tlvd 2>&1)
+rc=$?
+if [ $rc -ne 0 ]; then ok "systemctl reload tlvd (broken file) fails (exit $rc)"
+else not_ok "systemctl reload tlvd (broken file) fails" "exit 0: $out"; fi
+poll_ok "journal: the reload's error with its file:line, from ExecReload" 10 \
+	bash -c 'journalctl -u tlvd --no-pager -o cat | grep -qxF -- "$1"' _ "$want"
 poll_ok "StatusText shows the file:line error" 10 status_has "last error: $want"
 if systemctl status tlvd --no-pager --full 2>&1 | grep '^ *Status:' | grep -qF -- "$want"; then
 	ok "systemctl status tlvd shows the file:line error"
