@@ -24,6 +24,7 @@ int cmd_apply(int argc, char **argv, const struct cmd_opts *o)
 	}
 	if (tlvctl_open(&be))
 		return 1;
+	tlvctl_warn_managed(-1);
 	ret = apply_policy(&be, &pol, &log_stderr, &res);
 	nl_backend_close(&be);
 	if (ret) {

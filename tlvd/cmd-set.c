@@ -108,6 +108,7 @@ int cmd_set(int argc, char **argv, const struct cmd_opts *o)
 		ret = 2;
 		goto out_close;
 	}
+	tlvctl_warn_managed(type);
 	ipeh_error_clear(&e);
 	ret = ipeh_nl_set(be.ctx, (uint8_t)type, &p, (unsigned int)mask, &e);
 	if (ret < 0) {

@@ -20,6 +20,7 @@ int cmd_unset(int argc, char **argv, const struct cmd_opts *o)
 		return 2;
 	if (tlvctl_open(&be))
 		return 1;
+	tlvctl_warn_managed(type);
 	ret = be.ops->unset(be.ctx, (uint8_t)type, msg, sizeof(msg));
 	nl_backend_close(&be);
 	if (ret) {

@@ -5,6 +5,10 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <signal.h>
+#include <errno.h>
 
 #include "backend-nl.h"
 #include "log.h"
@@ -94,6 +98,56 @@ int tlvctl_type_arg(const char *s)
 		tlvctl_error("unknown option type '%s' (expected a name such as ioam or pmtu, or a number from 2 to 255)",
 			     s);
 	return type;
+}
+
+void tlvctl_warn_managed(int type)
+{
+	const char *path = getenv("TLVD_STATE");
+	char line[1200], config[1200] = "?", managed[1200] = "";
+	unsigned long long netns = 0;
+	bool reset = false, ours;
+	struct stat st;
+	long pid = 0;
+	FILE *f;
+
+	f = fopen(path && path[0] ? path : "/run/tlvd/state", "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "pid=", 4))
+			pid = strtol(line + 4, NULL, 10);
+		else if (!strncmp(line, "netns=", 6))
+			netns = strtoull(line + 6, NULL, 10);
+		else if (!strncmp(line, "config=", 7))
+			memcpy(config, line + 7, strlen(line + 7) + 1);
+		else if (!strncmp(line, "unmentioned=", 12))
+			reset = !strcmp(line + 12, "reset");
+		else if (!strncmp(line, "managed=", 8))
+			memcpy(managed, line + 8, strlen(line + 8) + 1);
+	}
+	fclose(f);
+	/* a tlvd that still runs, in this network namespace */
+	if (pid <= 1 || (kill((pid_t)pid, 0) && errno != EPERM) ||
+	    stat("/proc/self/ns/net", &st) ||
+	    (unsigned long long)st.st_ino != netns)
+		return;
+	ours = reset || type < 0;
+	for (char *save = NULL, *tok = strtok_r(managed, " ", &save);
+	     tok && !ours; tok = strtok_r(NULL, " ", &save))
+		ours = tlv_type_parse(tok) == type;
+	if (!ours)
+		return;
+	if (type < 0) {
+		fprintf(stderr, "tlvctl: warning: tlvd (pid %ld) keeps this table as %s says: its next check undoes what that file does not agree with\n",
+			pid, config);
+	} else {
+		char name[32];
+
+		fprintf(stderr, "tlvctl: warning: tlvd (pid %ld) manages %s (%s): its next check puts the policy's entry back; change the file and reload instead\n",
+			pid, tlv_type_format((unsigned int)type, name,
+					     sizeof(name)), config);
+	}
 }
 
 static void usage(FILE *f)

@@ -27,5 +27,11 @@ void tlvctl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int tlvctl_common_opts(int *argc, char **argv, struct cmd_opts *o);
 /* Parses a type argument or prints an error; -1 on error. */
 int tlvctl_type_arg(const char *s);
+/*
+ * Warns on stderr when a tlvd runs in this network namespace and manages
+ * @type (-1: any type, for apply): its next check undoes such a change.
+ * The tlvd's state file is /run/tlvd/state, or $TLVD_STATE.
+ */
+void tlvctl_warn_managed(int type);
 
 #endif

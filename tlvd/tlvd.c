@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include <event2/event.h>
 #include <linux/ipeh.h>
 #include <systemd/sd-daemon.h>
@@ -96,6 +98,37 @@ static void write_reload_result(unsigned long seq, bool ok, const char *msg)
 	if (!f)
 		return;
 	fprintf(f, "%lu %s %s\n", seq, ok ? "ok" : "failed", msg);
+	if (fclose(f) || rename(tmp, path))
+		log_msg(LOG_WARNING, "cannot write %s: %s", path, strerror(errno));
+}
+
+/*
+ * $RUNTIME_DIRECTORY/state: what this tlvd manages, for tlvctl to warn
+ * that a change to a managed type will be undone (tlvctl(8)).
+ */
+static void write_state(const struct daemon *d)
+{
+	char path[512], tmp[530], name[32];
+	struct stat st;
+	FILE *f;
+
+	if (!reload_file(path, sizeof(path)))
+		return;
+	strcpy(path + strlen(path) - strlen("reload"), "state");
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	f = fopen(tmp, "we");
+	if (!f)
+		return;
+	fprintf(f, "pid=%ld\nnetns=%llu\nconfig=%s\nunmentioned=%s\nmanaged=",
+		(long)getpid(),
+		stat("/proc/self/ns/net", &st) ? 0ULL :
+		(unsigned long long)st.st_ino, d->config_path,
+		d->pol.unmentioned == POLICY_UNMENTIONED_RESET ? "reset" : "keep");
+	for (unsigned int t = TLV_TYPE_FIRST, n = 0; t < TLV_TYPE_COUNT; t++)
+		if (d->pol.mentioned[t])
+			fprintf(f, "%s%s", n++ ? " " : "",
+				tlv_type_short(t, name, sizeof(name)));
+	fputc('\n', f);
 	if (fclose(f) || rename(tmp, path))
 		log_msg(LOG_WARNING, "cannot write %s: %s", path, strerror(errno));
 }
@@ -238,10 +271,12 @@ static void on_hup(evutil_socket_t sig, short what, void *arg)
 		   (unsigned long long)ts.tv_sec * 1000000ULL +
 		   (unsigned long long)ts.tv_nsec / 1000ULL,
 		   l->d.config_path);
-	if (daemon_reload(&l->d))
+	if (daemon_reload(&l->d)) {
 		write_reload_result(++l->reloads, false, l->d.last_error);
-	else
+	} else {
+		write_state(&l->d);
 		write_reload_result(++l->reloads, true, "policy applied");
+	}
 	arm_timer(l);
 	notify_status(l, "READY=1\n");
 }
@@ -322,6 +357,7 @@ static int run(struct loop *l)
 			event_add(l->watchdog, &tv);
 	}
 	arm_timer(l);
+	write_state(&l->d);
 	write_reload_result(0, true, "started");
 	notify_status(l, "READY=1\n");
 	if (daemon_interval(&l->d))

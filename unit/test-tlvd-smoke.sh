@@ -230,6 +230,21 @@ run timeout 10 env -u RUNTIME_DIRECTORY "$TLVD" --reload "$pid"
 [ "$rc" -eq 2 ] && [[ $err == *"RUNTIME_DIRECTORY is not set"* ]]
 report $? "tlvd --reload outside systemd: exit 2, says why"
 
+# --- tlvctl warns about changes tlvd will undo (issue 14 §9) -----------------
+tlvctl TLVD_STATE="$tmp/run/state" set 0x99 order 9 class dst
+[ "$rc" -eq 0 ] && [[ $err != *warning* ]]
+report $? "tlvctl set of a type tlvd does not manage: no warning ('$err')"
+tlvctl TLVD_STATE="$tmp/run/state" unset 0x99
+tlvctl TLVD_STATE="$tmp/run/state" set pmtu user check
+[ "$rc" -eq 0 ] && [[ $err == *"warning: tlvd (pid $pid) manages pmtu (0x30) ($conf): its next check puts the policy's entry back"* ]]
+report $? "tlvctl set of a type tlvd manages: warned ('$err')"
+tlvctl TLVD_STATE="$tmp/run/state" apply "$SHIPPED"
+[ "$rc" -eq 0 ] && [[ $err == *"warning: tlvd (pid $pid) keeps this table as $conf says"* ]]
+report $? "tlvctl apply while tlvd runs: warned"
+tlvctl TLVD_STATE="$tmp/run/state" check "$SHIPPED"
+[ "$rc" -eq 0 ] && [[ $err != *warning* ]]
+report $? "tlvctl check changes nothing: no warning"
+
 # --- drift ---------------------------------------------------------------------
 cp "$SHIPPED" "$conf"
 tlvctl set ioam user none
