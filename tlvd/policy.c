@@ -17,7 +17,7 @@ enum section_kind { SECTION_NONE, SECTION_GLOBAL, SECTION_OPTION };
 enum option_key {
 	KEY_CLASS, KEY_ORDER, KEY_ADMIN, KEY_USER, KEY_ALIGN, KEY_LENGTH,
 	KEY_LENGTH_MULT, KEY_UNMENTIONED, KEY_ON_STOP, KEY_INTERVAL,
-	KEY_COUNT
+	KEY_EMPTY, KEY_COUNT
 };
 
 static const char *const key_names[KEY_COUNT] = {
@@ -31,6 +31,7 @@ static const char *const key_names[KEY_COUNT] = {
 	[KEY_UNMENTIONED] = "unmentioned",
 	[KEY_ON_STOP] = "on-stop",
 	[KEY_INTERVAL] = "interval",
+	[KEY_EMPTY] = "empty",
 };
 
 struct parser {
@@ -40,6 +41,8 @@ struct parser {
 	enum section_kind section;
 	unsigned int section_line;
 	unsigned int global_line;
+	const char *global_name;	/* "global", or its alias "defaults" */
+	bool empty_ok;			/* empty = yes */
 	unsigned int type;
 	struct ipeh_tlv_params params;
 	unsigned int key_line[KEY_COUNT];
@@ -152,6 +155,7 @@ static int begin_section(struct parser *ps, char *line)
 			return fail(ps, "duplicate [%s] section (first at line %u)",
 				    name, ps->global_line);
 		ps->global_line = ps->lineno;
+		ps->global_name = !strcmp(name, "global") ? "global" : "defaults";
 		ps->section = SECTION_GLOBAL;
 		return 0;
 	}
@@ -191,7 +195,7 @@ static bool key_in_section(int key, enum section_kind section)
 {
 	if (section == SECTION_GLOBAL)
 		return key == KEY_UNMENTIONED || key == KEY_ON_STOP ||
-		       key == KEY_INTERVAL;
+		       key == KEY_INTERVAL || key == KEY_EMPTY;
 	return key >= 0 && key < KEY_UNMENTIONED;
 }
 
@@ -221,6 +225,14 @@ static int parse_global(struct parser *ps, int key, const char *value,
 		if (tlv_parse_uint(value, POLICY_MAX_INTERVAL, &v))
 			return *why = "expected seconds from 0 to 86400", -1;
 		ps->pol.interval = (unsigned int)v;
+		return 0;
+	case KEY_EMPTY:
+		if (!strcmp(value, "yes"))
+			ps->empty_ok = true;
+		else if (!strcmp(value, "no"))
+			ps->empty_ok = false;
+		else
+			return *why = "expected yes or no", -1;
 		return 0;
 	}
 	return -1;
@@ -269,7 +281,8 @@ static int parse_assignment(struct parser *ps, char *line)
 	k = find_key(key);
 	if (k < 0 || !key_in_section(k, ps->section)) {
 		if (ps->section == SECTION_GLOBAL)
-			return fail(ps, "unknown key '%.40s' in [global]", key);
+			return fail(ps, "unknown key '%.40s' in [%s]", key,
+				    ps->global_name);
 		return fail(ps, "unknown key '%.40s' in [option %s]", key,
 			    ps->section_name);
 	}
@@ -347,6 +360,13 @@ int policy_parse_buffer(const char *buf, size_t len, struct policy *pol,
 	}
 	policy_init(&ps->pol);
 	ps->err = err;
+	ps->global_name = "global";
+
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {
+		ps->lineno = 1;
+		fail(ps, "the file starts with a UTF-8 byte order mark (EF BB BF): save it without one");
+		goto out;
+	}
 
 	while (start < len) {
 		const char *nl = memchr(buf + start, '\n', len - start);
@@ -371,6 +391,14 @@ int policy_parse_buffer(const char *buf, size_t len, struct policy *pol,
 	}
 	if (finish_section(ps) || check_builtin_orders(ps))
 		goto out;
+	/* A truncated or emptied /etc/tlvd.conf must not quietly apply a
+	 * policy that manages nothing
+	 */
+	if (!policy_count(&ps->pol) && !ps->empty_ok) {
+		fail_at(ps, ps->lineno ? ps->lineno : 1,
+			"the file names no option type (empty or cut short?); write 'empty = yes' in [global] to apply a policy without options");
+		goto out;
+	}
 	*pol = ps->pol;
 	ret = 0;
 out:
@@ -397,15 +425,19 @@ int policy_parse_file(const char *path, struct policy *pol,
 		if (len == cap) {
 			char *nbuf;
 
-			if (cap >= 1 << 20) {
+			/* up to 1 MiB exactly; one byte more is refused */
+			if (cap > POLICY_MAX_FILE) {
 				fclose(f);
 				free(buf);
 				err->line = 0;
 				snprintf(err->msg, sizeof(err->msg),
-					 "file is larger than 1 MiB");
+					 "file is larger than 1 MiB (%u bytes)",
+					 POLICY_MAX_FILE);
 				return -1;
 			}
 			cap = cap ? cap * 2 : 4096;
+			if (cap > POLICY_MAX_FILE)
+				cap = POLICY_MAX_FILE + 1;
 			nbuf = realloc(buf, cap);
 			if (!nbuf) {
 				errno = ENOMEM;

@@ -37,6 +37,9 @@ enum policy_on_stop {
 #define POLICY_DEFAULT_INTERVAL 30
 #define POLICY_MAX_INTERVAL 86400
 
+/* The largest policy file read, in bytes */
+#define POLICY_MAX_FILE		(1u << 20)
+
 struct policy {
 	enum policy_unmentioned unmentioned;
 	enum policy_on_stop on_stop;

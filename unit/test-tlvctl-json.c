@@ -164,7 +164,7 @@ static void test_policy_document(void **state)
 	struct policy pol;
 	struct policy_error err;
 	static const char text[] = "[global]\nunmentioned = reset\n"
-				   "on-stop = restore\ninterval = 9\n";
+				   "on-stop = restore\ninterval = 9\nempty = yes\n";
 
 	(void)state;
 	assert_int_equal(policy_parse_buffer(text, strlen(text), &pol, &err), 0);

@@ -113,7 +113,7 @@ static void test_reset_returns_unmentioned_types_to_kernel_default(void **state)
 	custom.order = 99;
 	assert_int_equal(ipeh_table_set(&f.t, 0x99, &custom, NULL), 0);
 	f.t.params[5].user_perm = IPEH_PERM_CHECK;
-	parse_policy("[global]\nunmentioned = reset\n", &pol);
+	parse_policy("[global]\nunmentioned = reset\nempty = yes\n", &pol);
 	assert_int_equal(apply_policy(&be, &pol, &lg, &res), 0);
 	assert_string_equal(f.calls_log, "set 0x05;unset 0x99;");
 	ipeh_table_init_default(&def, 0);
@@ -128,7 +128,7 @@ static void test_reset_does_not_create_hao_on_a_kernel_without_mip6(void **state
 
 	(void)state;
 	ipeh_table_init_default(&f.t, IPEH_TABLE_NO_MIP6);
-	parse_policy("[global]\nunmentioned = reset\n", &pol);
+	parse_policy("[global]\nunmentioned = reset\nempty = yes\n", &pol);
 	assert_int_equal(apply_policy(&be, &pol, &lg, &res), 0);
 	assert_int_equal(f.calls, 0);
 	assert_int_equal(f.t.params[IPEH_OPT_HAO].order, 0);

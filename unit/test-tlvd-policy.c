@@ -115,34 +115,58 @@ static void test_every_global_key_is_parsed(void **state)
 
 	(void)state;
 	assert_int_equal(parse("[global]\nunmentioned = reset\n"
-			       "on-stop = restore\ninterval = 0\n",
+			       "on-stop = restore\ninterval = 0\nempty = yes\n",
 			       &pol, &err), 0);
 	assert_int_equal(pol.unmentioned, POLICY_UNMENTIONED_RESET);
 	assert_int_equal(pol.on_stop, POLICY_ON_STOP_RESTORE);
 	assert_int_equal(pol.interval, 0);
 	/* [defaults] is another name for [global] */
-	assert_int_equal(parse("[defaults]\ninterval = 5\n", &pol, &err), 0);
+	assert_int_equal(parse("[defaults]\ninterval = 5\nempty = yes\n", &pol, &err), 0);
 	assert_int_equal(pol.interval, 5);
 	assert_int_equal(parse("[global]\nunmentioned = keep\n"
-			       "on-stop = keep\ninterval = 86400\n",
+			       "on-stop = keep\ninterval = 86400\nempty = yes\n",
 			       &pol, &err), 0);
 	assert_int_equal(pol.unmentioned, POLICY_UNMENTIONED_KEEP);
 	assert_int_equal(pol.on_stop, POLICY_ON_STOP_KEEP);
 	assert_int_equal(pol.interval, 86400);
 }
 
-static void test_empty_file_is_the_empty_policy(void **state)
+/* issue 14 §12: a truncated or emptied file must not quietly apply
+ * nothing; an empty policy needs "empty = yes"
+ */
+static void test_empty_file_is_refused_unless_said(void **state)
 {
 	struct policy pol;
 	struct policy_error err;
 
 	(void)state;
-	assert_int_equal(parse("", &pol, &err), 0);
+	assert_error("", 1,
+		     "the file names no option type (empty or cut short?); write 'empty = yes' in [global] to apply a policy without options");
+	assert_error("# only\n; comments\n\n   \n", 4,
+		     "the file names no option type (empty or cut short?); write 'empty = yes' in [global] to apply a policy without options");
+	assert_error("[global]\nunmentioned = reset\n", 2,
+		     "the file names no option type (empty or cut short?); write 'empty = yes' in [global] to apply a policy without options");
+	assert_int_equal(parse("[global]\nempty = yes\n", &pol, &err), 0);
 	assert_int_equal(policy_count(&pol), 0);
 	assert_int_equal(pol.unmentioned, POLICY_UNMENTIONED_KEEP);
 	assert_int_equal(pol.on_stop, POLICY_ON_STOP_KEEP);
 	assert_int_equal(pol.interval, POLICY_DEFAULT_INTERVAL);
-	assert_int_equal(parse("# only\n; comments\n\n   \n", &pol, &err), 0);
+	assert_error("[global]\nempty = maybe\n", 2,
+		     "invalid empty 'maybe': expected yes or no");
+	assert_error("[option ioam]\nempty = yes\n", 2,
+		     "unknown key 'empty' in [option ioam]");
+}
+
+/* issue 14 §12: a BOM is named; [defaults] errors say [defaults] */
+static void test_bom_and_defaults_are_named(void **state)
+{
+	(void)state;
+	assert_error("\xef\xbb\xbf[option ioam]\nuser = check\n", 1,
+		     "the file starts with a UTF-8 byte order mark (EF BB BF): save it without one");
+	assert_error("[defaults]\nbogus = 1\n", 2,
+		     "unknown key 'bogus' in [defaults]");
+	assert_error("[global]\nbogus = 1\n", 2,
+		     "unknown key 'bogus' in [global]");
 }
 
 static void test_builtin_type_keeps_unset_keys_at_its_default(void **state)
@@ -392,7 +416,8 @@ int main(void)
 		cmocka_unit_test(test_shipped_example_grants_ioam_and_pmtu_to_users),
 		cmocka_unit_test(test_every_option_key_is_parsed),
 		cmocka_unit_test(test_every_global_key_is_parsed),
-		cmocka_unit_test(test_empty_file_is_the_empty_policy),
+		cmocka_unit_test(test_empty_file_is_refused_unless_said),
+		cmocka_unit_test(test_bom_and_defaults_are_named),
 		cmocka_unit_test(test_builtin_type_keeps_unset_keys_at_its_default),
 		cmocka_unit_test(test_new_type_defaults_are_the_no_entry_defaults),
 		cmocka_unit_test(test_types_by_name_and_number_are_the_same),
