@@ -6,7 +6,9 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "policy.h"
@@ -391,6 +393,43 @@ static void test_unreadable_file_is_reported_without_a_line(void **state)
 	assert_string_equal(buf, "/nonexistent/tlvd.conf: No such file or directory");
 }
 
+/* A file of exactly 1 MiB is read; one byte more is refused */
+static void test_size_limit_is_exactly_one_mib(void **state)
+{
+	static const char head[] = "[option ioam]\nuser = check\n";
+	char path[] = "/tmp/test-tlvd-policy.XXXXXX";
+	struct policy pol;
+	struct policy_error err;
+	size_t n = POLICY_MAX_FILE;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	for (int extra = 0; extra < 2; extra++) {
+		fd = mkstemp(path);
+		assert_true(fd >= 0);
+		f = fdopen(fd, "w");
+		assert_non_null(f);
+		fputs(head, f);
+		/* a comment line filling the rest, newline included */
+		fputc('#', f);
+		for (size_t i = strlen(head) + 2; i < n + (size_t)extra; i++)
+			fputc('x', f);
+		fputc('\n', f);
+		fclose(f);
+		if (!extra) {
+			assert_int_equal(policy_parse_file(path, &pol, &err), 0);
+			assert_int_equal(policy_count(&pol), 1);
+		} else {
+			assert_int_equal(policy_parse_file(path, &pol, &err), -1);
+			assert_int_equal(err.line, 0);
+			assert_string_equal(err.msg, "file is larger than 1 MiB (1048576 bytes)");
+		}
+		unlink(path);
+		strcpy(path, "/tmp/test-tlvd-policy.XXXXXX");
+	}
+}
+
 static void test_error_is_formatted_file_colon_line(void **state)
 {
 	struct policy pol;
@@ -426,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_value_errors),
 		cmocka_unit_test(test_section_errors_name_the_section_line),
 		cmocka_unit_test(test_unreadable_file_is_reported_without_a_line),
+		cmocka_unit_test(test_size_limit_is_exactly_one_mib),
 		cmocka_unit_test(test_error_is_formatted_file_colon_line),
 		cmocka_unit_test(test_first_error_wins),
 	};
