@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <stdarg.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
@@ -391,15 +392,54 @@ static int apply_in_one_request(const struct backend *be,
 	return 0;
 }
 
+/* The one-call-per-change path of apply_table(), signals blocked */
+static int apply_plan(const struct backend *be, const struct ipeh_table *before,
+		      const struct ipeh_table *want, struct plan *plan,
+		      const struct logger *log, struct apply_result *res)
+{
+	char msg[256] = "";
+	char n1[32];
+	unsigned int done = 0;
+	int ret;
+
+	ret = plan_changes(before, want, plan);
+	if (ret) {
+		snprintf(res->msg, sizeof(res->msg),
+			 "cannot order the changes; nothing changed");
+		logf_(log, LOG_ERR, "%s", res->msg);
+		return res->error = ret;
+	}
+	ret = run_plan(be, plan, log, "", &done, msg, sizeof(msg));
+	if (ret) {
+		const struct change *c = &plan->step[done];
+
+		snprintf(res->msg, sizeof(res->msg), "%s %s: %s",
+			 c->op == CHANGE_SET ? "set" : "unset",
+			 tlv_type_format(c->type, n1, sizeof(n1)),
+			 msg[0] ? msg : strerror(-ret));
+		res->error = ret;
+		res->rolled_back = done > 0;
+		/* Even with nothing done, check the table is intact. */
+		if (!roll_back(be, before, log))
+			res->rollback_failed = true;
+	} else {
+		res->changed = done;
+		if (done)
+			verify(be, want, log);
+	}
+	return ret;
+}
+
 int apply_table(const struct backend *be, const struct policy *pol,
 		wanted_fn wanted, const struct logger *log,
 		struct apply_result *res)
 {
 	struct ipeh_table before, want;
+	sigset_t stop, old_mask;
 	struct plan *plan;
 	char msg[256] = "";
 	char n1[32], n2[32];
-	unsigned int a, b, done = 0;
+	unsigned int a, b;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -440,35 +480,22 @@ int apply_table(const struct backend *be, const struct policy *pol,
 		snprintf(res->msg, sizeof(res->msg), "out of memory");
 		return res->error = -ENOMEM;
 	}
-	ret = plan_changes(&before, &want, plan);
-	if (ret) {
-		snprintf(res->msg, sizeof(res->msg),
-			 "cannot order the changes; nothing changed");
-		logf_(log, LOG_ERR, "%s", res->msg);
-		free(plan);
-		return res->error = ret;
-	}
-	ret = run_plan(be, plan, log, "", &done, msg, sizeof(msg));
-	if (ret) {
-		const struct change *c = &plan->step[done];
-
-		snprintf(res->msg, sizeof(res->msg), "%s %s: %s",
-			 c->op == CHANGE_SET ? "set" : "unset",
-			 tlv_type_format(c->type, n1, sizeof(n1)),
-			 msg[0] ? msg : strerror(-ret));
-		res->error = ret;
-		res->rolled_back = done > 0;
-		/* Even with nothing done, check the table is intact. */
-		if (!roll_back(be, &before, log))
-			res->rollback_failed = true;
-	} else {
-		res->changed = done;
-		if (done)
-			verify(be, &want, log);
-	}
+	/* One call per change: a SIGINT or SIGTERM in the middle would
+	 * leave the table half-applied, so they wait until the table is
+	 * whole again, applied or rolled back.
+	 */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigaddset(&stop, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &stop, &old_mask);
+	ret = apply_plan(be, &before, &want, plan, log, res);
+	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	free(plan);
 	return ret;
 }
+
 
 int diff_policy(const struct backend *be, const struct policy *pol,
 		struct ipeh_table *live, struct changeset *cs, char *msg,

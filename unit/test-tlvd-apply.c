@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Diff, ordering and rollback of tlvd's apply step, against a fake table. */
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -459,6 +460,35 @@ static void test_kernel_not_reporting_what_was_set_is_logged(void **state)
 		"after applying, the kernel still differs from the policy: set ioam (0x31): user none -> check\n");
 }
 
+/* SIGTERM in the middle of a one-call-per-change apply waits until the
+ * table is whole (issue 14 §1, kernels without REPLACE)
+ */
+static volatile sig_atomic_t term_at_call = -1;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	term_at_call = (sig_atomic_t)f.calls;
+}
+
+static void test_sigterm_waits_for_the_apply_to_finish(void **state)
+{
+	struct sigaction sa = { .sa_handler = on_term }, old;
+	struct policy pol;
+	struct apply_result res;
+
+	(void)state;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGTERM, &sa, &old), 0);
+	f.raise_on_call = 1;
+	parse_policy(shipped, &pol);
+	assert_int_equal(apply_policy(&be, &pol, &lg, &res), 0);
+	/* delivered once both changes were made, not after the first */
+	assert_int_equal(term_at_call, 2);
+	assert_int_equal(f.calls, 2);
+	sigaction(SIGTERM, &old, NULL);
+}
+
 /* ---- a kernel with REPLACE: one request, all or nothing */
 
 static void test_replace_applies_policy_in_one_request(void **state)
@@ -557,6 +587,7 @@ int main(void)
 		cmocka_unit_test_setup(test_unknown_admin_perm_matches_anything, setup),
 		cmocka_unit_test_setup(test_restore_table_touches_only_managed_types, setup),
 		cmocka_unit_test_setup(test_kernel_not_reporting_what_was_set_is_logged, setup),
+		cmocka_unit_test_setup(test_sigterm_waits_for_the_apply_to_finish, setup),
 		cmocka_unit_test_setup(test_replace_applies_policy_in_one_request, setup),
 		cmocka_unit_test_setup(test_replace_swaps_orders_in_one_request, setup),
 		cmocka_unit_test_setup(test_replace_refused_changes_nothing, setup),

@@ -9,6 +9,7 @@
 #define TEST_TLVD_FAKE_H
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdint.h>
@@ -26,6 +27,7 @@ struct fake {
 	int fail_errno;
 	bool fail_dump;
 	unsigned int replaces;	/* replace calls */
+	unsigned int raise_on_call;	/* raise(SIGTERM) in this set/unset call */
 	int replace_errno;	/* fail every replace with it */
 	char calls_log[4096];	/* "set 0x31;unset 0x99;" */
 	char log[8192];		/* the lines tlvd logged, '\n'-separated */
@@ -67,6 +69,8 @@ static inline int fake_set(void *ctx, uint8_t type,
 	int ret;
 
 	f->calls++;
+	if (f->raise_on_call && f->calls == f->raise_on_call)
+		raise(SIGTERM);
 	snprintf(f->calls_log + strlen(f->calls_log),
 		 sizeof(f->calls_log) - strlen(f->calls_log), "set 0x%02x;",
 		 type);
