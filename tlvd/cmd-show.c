@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -94,5 +95,58 @@ int cmd_show(int argc, char **argv, const struct cmd_opts *o)
 			continue;
 		print_row(i, &t.params[i]);
 	}
+	return 0;
+}
+
+/*
+ * The live table as a tlvd.conf(5) policy: every type with an entry gets a
+ * section, and "unmentioned = reset" stands for the types without one, so
+ * that applying the output to the same table changes nothing.
+ */
+int cmd_showconf(int argc, char **argv, const struct cmd_opts *o)
+{
+	struct ipeh_table t;
+	struct backend be;
+	char msg[256], name[32], cls[24];
+	bool hidden = false;
+	int ret;
+
+	(void)argv;
+	(void)o;
+	if (argc != 1) {
+		tlvctl_error("usage: tlvctl showconf");
+		return 2;
+	}
+	if (tlvctl_open(&be))
+		return 1;
+	ret = be.ops->dump(be.ctx, &t, msg, sizeof(msg));
+	nl_backend_close(&be);
+	if (ret) {
+		tlvctl_error("cannot read the table: %s", msg);
+		return 1;
+	}
+	printf("# The kernel's TLV table as a tlvd.conf(5) policy (tlvctl showconf):\n"
+	       "# every type with an entry, and the others reset to no entry.\n"
+	       "[global]\nunmentioned = reset\n");
+	for (unsigned int i = TLV_TYPE_FIRST; i < TLV_TYPE_COUNT; i++) {
+		const struct ipeh_tlv_params *p = &t.params[i];
+
+		if (!tlv_params_has_entry(p))
+			continue;
+		printf("\n[option %s]\nclass = %s\norder = %u\n",
+		       tlv_type_short(i, name, sizeof(name)),
+		       tlv_class_format(p->class_mask, cls, sizeof(cls)),
+		       p->order);
+		if (p->admin_perm == IPEH_PERM_UNKNOWN)
+			hidden = true;
+		else
+			printf("admin = %s\n", tlv_perm_name(p->admin_perm));
+		printf("user = %s\nalign = %un+%u\nlength = %u-%u\n"
+		       "length-mult = %un+%u\n", tlv_perm_name(p->user_perm),
+		       p->align_mult, p->align_off, p->min_data_len,
+		       p->max_data_len, p->data_len_mult, p->data_len_off);
+	}
+	if (hidden)
+		tlvctl_error("warning: the kernel did not report the admin permissions (it does so to CAP_NET_ADMIN only): they are left out");
 	return 0;
 }

@@ -28,6 +28,13 @@ static const struct {
 	  "Show the table: the types with an entry, every type with --all,\n"
 	  "or the TYPEs given (names such as ioam or numbers such as 0x31);\n"
 	  "with --json one TYPE is an object, several an array." },
+	{ "showconf", cmd_showconf, "showconf",
+	  "Print the live table as a tlvd.conf(5) policy; applying it to\n"
+	  "the same table changes nothing." },
+	{ "monitor", cmd_monitor, "monitor [--count N] [--json]",
+	  "Print each change of the table as the kernel announces it, one\n"
+	  "line (or JSON object) per changed type, until interrupted or N\n"
+	  "changes; needs CAP_NET_ADMIN (the kernel's group is restricted)." },
 	{ "set", cmd_set, "set TYPE KEY VALUE [KEY VALUE]...",
 	  "Change TYPE.  KEY is order, class, admin, user, align, length or\n"
 	  "length-mult, with values as in tlvd.conf(5), e.g.\n"

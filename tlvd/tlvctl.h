@@ -12,6 +12,8 @@ struct cmd_opts {
 
 /* One per subcommand, in cmd-NAME.c: returns the exit code. */
 int cmd_show(int argc, char **argv, const struct cmd_opts *o);
+int cmd_showconf(int argc, char **argv, const struct cmd_opts *o);
+int cmd_monitor(int argc, char **argv, const struct cmd_opts *o);
 int cmd_set(int argc, char **argv, const struct cmd_opts *o);
 int cmd_unset(int argc, char **argv, const struct cmd_opts *o);
 int cmd_apply(int argc, char **argv, const struct cmd_opts *o);

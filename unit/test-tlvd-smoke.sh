@@ -383,6 +383,24 @@ report $? "tlvctl check - names the line of standard input: '$err'"
 tlvctl unset ioam extra
 [ "$rc" -eq 2 ]
 report $? "tlvctl unset with a trailing argument: exit 2"
+# showconf: the live table as a policy that applies back to itself
+tlvctl showconf
+printf '%s\n' "$out" >"$tmp/showconf.conf"
+[ "$rc" -eq 0 ] && [[ $out == *"unmentioned = reset"* && $out == *"[option ioam]"* ]]
+report $? "tlvctl showconf prints a policy"
+tlvctl check "$tmp/showconf.conf"
+[ "$rc" -eq 0 ]
+report $? "tlvctl check accepts showconf's output: '$err'"
+tlvctl diff "$tmp/showconf.conf"
+[ "$rc" -eq 0 ] && [ -z "$out" ]
+report $? "tlvctl diff of showconf's output: nothing to change ('$out')"
+tlvctl set 0x99 order 9 class dst user check
+tlvctl showconf
+[[ $out == *"[option 0x99]"*"order = 9"*"user = check"* ]]
+report $? "showconf shows a new entry"
+tlvctl apply "$tmp/showconf.conf"
+[ "$rc" -eq 0 ] && ! has_entry 0x99
+report $? "applying the earlier showconf output removes it again (unmentioned = reset)"
 
 echo "$checks checks, $failures failure(s)"
 [ "$failures" -eq 0 ]

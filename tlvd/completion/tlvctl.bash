@@ -23,7 +23,7 @@ _tlvctl()
     done
 
     if [[ -z $cmd ]]; then
-        COMPREPLY=($(compgen -W "show set unset del apply check diff help --json --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "show showconf monitor set unset del apply check diff help --json --help --version" -- "$cur"))
         return
     fi
 

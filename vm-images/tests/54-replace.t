@@ -84,6 +84,30 @@ if grep -q '^listening' "$W/listen2" && ! grep -q '^notify ' "$W/listen2"; then
 else not_ok "requests that change nothing send no notification" "$(tr '\n' ' ' < "$W/listen2")"; fi
 must "admin gives IOAM back its default" ok "$PROBE" unset ioam
 
+# --- tlvctl monitor prints the kernel's change notifications (issue 14 §10)
+tlvctl monitor --count 2 > "$W/monitor.out" 2> "$W/monitor.err" &
+mpid=$!
+if wait_for 20 grep -q '^tlvctl: listening' "$W/monitor.err"; then
+	must_run "tlvctl set 0x1e (monitored)" tlvctl set 0x1e order 100 class dst user check
+	must_run "tlvctl unset 0x1e (monitored)" tlvctl unset 0x1e
+fi
+wait $mpid
+mrc=$?
+cat "$W/monitor.out" "$W/monitor.err"
+mapfile -t ml < "$W/monitor.out"
+if [ $mrc = 0 ] && [ "${#ml[@]}" = 2 ] && [[ ${ml[0]} == "set exp-1e (0x1e): order 100 class dst "*"user check"* ]] &&
+	[[ ${ml[1]} == "unset exp-1e (0x1e): "* ]]; then
+	ok "tlvctl monitor --count 2: the SET and the UNSET, one line each, then exit 0"
+else
+	not_ok "tlvctl monitor --count 2: the SET and the UNSET, one line each, then exit 0" \
+		"exit $mrc: $(tr '\n' ' ' < "$W/monitor.out")"
+fi
+out=$(as_user sender timeout 20 tlvctl monitor --count 1 2>&1)
+rc=$?
+if [ $rc = 1 ] && [[ $out == *"needs CAP_NET_ADMIN over the user namespace"* ]]; then
+	ok "tlvctl monitor as an ordinary user: exit 1, says which capability"
+else not_ok "tlvctl monitor as an ordinary user: exit 1, says which capability" "exit $rc: $out"; fi
+
 # --- tlvctl apply killed at random moments: the table is old or new
 # Two policies of 60 types each (0x40..0x7b), every entry different.
 gen_policy() {
