@@ -286,12 +286,27 @@ static int run_plan(const struct backend *be, const struct plan *plan,
 	return 0;
 }
 
-/* Brings the kernel back to @before; true if the table matches again. */
+/* @target: the live table with the @touched types as in @before */
+static void rollback_target(const struct ipeh_table *now,
+			    const struct ipeh_table *before, const bool *touched,
+			    struct ipeh_table *target)
+{
+	*target = *now;
+	for (unsigned int t = TLV_TYPE_FIRST; t < TLV_TYPE_COUNT; t++)
+		if (touched[t])
+			target->params[t] = before->params[t];
+}
+
+/*
+ * Brings the types this apply changed (@touched) back to @before, leaving
+ * any other change (another tool's, meanwhile) alone; true if they match
+ * again.
+ */
 static bool roll_back(const struct backend *be,
-		      const struct ipeh_table *before,
+		      const struct ipeh_table *before, const bool *touched,
 		      const struct logger *log)
 {
-	struct ipeh_table now;
+	struct ipeh_table now, target;
 	struct plan *plan = malloc(sizeof(*plan));
 	char msg[256];
 	unsigned int done;
@@ -310,24 +325,26 @@ static bool roll_back(const struct backend *be,
 			      msg[0] ? msg : strerror(-ret));
 			break;
 		}
-		table_diff(&now, before, &cs);
+		rollback_target(&now, before, touched, &target);
+		table_diff(&now, &target, &cs);
 		if (!cs.count) {
 			ok = true;
 			break;
 		}
-		if (plan_changes(&now, before, plan))
+		if (plan_changes(&now, &target, plan))
 			break;
 		run_plan(be, plan, log, "rollback: ", &done, msg, sizeof(msg));
 	}
 	if (!ok && !be->ops->dump(be->ctx, &now, msg, sizeof(msg))) {
 		struct changeset cs;
 
-		table_diff(&now, before, &cs);
+		rollback_target(&now, before, touched, &target);
+		table_diff(&now, &target, &cs);
 		ok = cs.count == 0;
 	}
 	free(plan);
 	if (ok)
-		logf_(log, LOG_NOTICE, "rollback done: the table is as it was before");
+		logf_(log, LOG_NOTICE, "rollback done: the types this apply changed are as they were before");
 	else
 		logf_(log, LOG_CRIT, "rollback failed: the table differs from what it was before");
 	return ok;
@@ -395,8 +412,10 @@ static int apply_in_one_request(const struct backend *be,
 /* The one-call-per-change path of apply_table(), signals blocked */
 static int apply_plan(const struct backend *be, const struct ipeh_table *before,
 		      const struct ipeh_table *want, struct plan *plan,
-		      const struct logger *log, struct apply_result *res)
+		      unsigned int flags, const struct logger *log,
+		      struct apply_result *res)
 {
+	bool touched[TLV_TYPE_COUNT] = { false };
 	char msg[256] = "";
 	char n1[32];
 	unsigned int done = 0;
@@ -418,10 +437,20 @@ static int apply_plan(const struct backend *be, const struct ipeh_table *before,
 			 tlv_type_format(c->type, n1, sizeof(n1)),
 			 msg[0] ? msg : strerror(-ret));
 		res->error = ret;
+		res->changed = done;
+		if (flags & APPLY_NO_ROLLBACK) {
+			/* re-asserting a policy: what was put back stays */
+			logf_(log, LOG_WARNING, "stopped after %u of %u changes; the rest at the next check",
+			      done, plan->count);
+			return ret;
+		}
+		for (unsigned int i = 0; i < done; i++)
+			touched[plan->step[i].type] = true;
 		res->rolled_back = done > 0;
 		/* Even with nothing done, check the table is intact. */
-		if (!roll_back(be, before, log))
+		if (!roll_back(be, before, touched, log))
 			res->rollback_failed = true;
+		res->changed = 0;
 	} else {
 		res->changed = done;
 		if (done)
@@ -431,8 +460,8 @@ static int apply_plan(const struct backend *be, const struct ipeh_table *before,
 }
 
 int apply_table(const struct backend *be, const struct policy *pol,
-		wanted_fn wanted, const struct logger *log,
-		struct apply_result *res)
+		wanted_fn wanted, unsigned int flags,
+		const struct logger *log, struct apply_result *res)
 {
 	struct ipeh_table before, want;
 	sigset_t stop, old_mask;
@@ -490,7 +519,7 @@ int apply_table(const struct backend *be, const struct policy *pol,
 	sigaddset(&stop, SIGHUP);
 	sigaddset(&stop, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &stop, &old_mask);
-	ret = apply_plan(be, &before, &want, plan, log, res);
+	ret = apply_plan(be, &before, &want, plan, flags, log, res);
 	sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	free(plan);
 	return ret;

@@ -124,16 +124,19 @@ struct apply_result {
 typedef void (*wanted_fn)(const struct policy *pol,
 			  const struct ipeh_table *live,
 			  struct ipeh_table *want);
+/* apply_table() flags: on failure, keep the changes made (re-asserting a
+ * policy after a drift: they bring the table closer to it) */
+#define APPLY_NO_ROLLBACK	(1u << 0)
 int apply_table(const struct backend *be, const struct policy *pol,
-		wanted_fn wanted, const struct logger *log,
-		struct apply_result *res);
+		wanted_fn wanted, unsigned int flags,
+		const struct logger *log, struct apply_result *res);
 
 static inline int apply_policy(const struct backend *be,
 			       const struct policy *pol,
 			       const struct logger *log,
 			       struct apply_result *res)
 {
-	return apply_table(be, pol, policy_wanted_table, log, res);
+	return apply_table(be, pol, policy_wanted_table, 0, log, res);
 }
 
 /*

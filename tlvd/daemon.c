@@ -63,11 +63,13 @@ void daemon_update_status(struct daemon *d)
 }
 
 /* Applies @pol; on failure the kernel is back where it was. */
-static int apply(struct daemon *d, const struct policy *pol, wanted_fn wanted)
+static int apply(struct daemon *d, const struct policy *pol, wanted_fn wanted,
+		 unsigned int flags)
 {
 	struct apply_result res;
 
-	if (apply_table(&d->be, pol, wanted, d->log, &res)) {
+	if (apply_table(&d->be, pol, wanted, flags, d->log, &res)) {
+		d->applies += res.changed;
 		snprintf(d->last_error, sizeof(d->last_error), "%s%s",
 			 res.msg, res.rollback_failed ?
 			 " (rollback failed: table inconsistent)" : "");
@@ -98,7 +100,7 @@ int daemon_start(struct daemon *d)
 		say(d, LOG_ERR, "%s", d->last_error);
 		goto out;
 	}
-	if (apply(d, &pol, policy_wanted_table)) {
+	if (apply(d, &pol, policy_wanted_table, 0)) {
 		say(d, LOG_ERR, "cannot apply %s: %s", d->config_path,
 		    d->last_error);
 		goto out;
@@ -131,7 +133,7 @@ int daemon_reload(struct daemon *d)
 	eff = pol;
 	for (unsigned int t = TLV_TYPE_FIRST; t < TLV_TYPE_COUNT; t++)
 		eff.dropped[t] = d->pol.mentioned[t] && !pol.mentioned[t];
-	if (apply(d, &eff, policy_wanted_table)) {
+	if (apply(d, &eff, policy_wanted_table, 0)) {
 		say(d, LOG_ERR, "reload failed, keeping the current policy: %s",
 		    d->last_error);
 		goto out;
@@ -171,7 +173,7 @@ int daemon_check(struct daemon *d)
 							sizeof(name)));
 	say(d, LOG_WARNING, "drift: %u %s from the policy (%s), re-asserting",
 	    cs.count, cs.count == 1 ? "type differs" : "types differ", names);
-	if (apply(d, &d->pol, policy_wanted_table)) {
+	if (apply(d, &d->pol, policy_wanted_table, APPLY_NO_ROLLBACK)) {
 		say(d, LOG_ERR, "re-asserting the policy failed: %s",
 		    d->last_error);
 		daemon_update_status(d);
@@ -189,7 +191,7 @@ int daemon_stop(struct daemon *d)
 		return 0;
 	}
 	say(d, LOG_INFO, "stopping, restoring the kernel defaults of the managed types");
-	if (apply(d, &d->pol, policy_restore_table)) {
+	if (apply(d, &d->pol, policy_restore_table, 0)) {
 		say(d, LOG_ERR, "restoring the defaults failed: %s",
 		    d->last_error);
 		return -1;

@@ -163,7 +163,7 @@ static void test_failure_in_the_middle_restores_the_exact_previous_table(void **
 	assert_non_null(strstr(f.log, "failed: set 0x99: new entry"));
 	assert_non_null(strstr(f.log, "rollback: unset pmtu (0x30)"));
 	assert_non_null(strstr(f.log, "rollback: set ioam (0x31): user check -> none"));
-	assert_non_null(strstr(f.log, "rollback done: the table is as it was before\n"));
+	assert_non_null(strstr(f.log, "rollback done: the types this apply changed are as they were before\n"));
 }
 
 static void test_failure_on_first_change_changes_nothing(void **state)
@@ -426,7 +426,7 @@ static void test_restore_table_touches_only_managed_types(void **state)
 	assert_int_equal(ipeh_table_set(&f.t, 0x99, &custom, NULL), 0);
 	parse_policy(shipped, &pol);
 	assert_int_equal(apply_policy(&be, &pol, &lg, &res), 0);
-	assert_int_equal(apply_table(&be, &pol, policy_restore_table, &lg, &res), 0);
+	assert_int_equal(apply_table(&be, &pol, policy_restore_table, 0, &lg, &res), 0);
 	assert_int_equal(f.t.params[0x30].order, 0);	/* pmtu removed */
 	assert_int_equal(f.t.params[0x31].user_perm, IPEH_PERM_NONE);
 	assert_int_equal(f.t.params[0x99].order, 99);	/* not managed */
@@ -458,6 +458,30 @@ static void test_kernel_not_reporting_what_was_set_is_logged(void **state)
 	assert_string_equal(f.log,
 		"set ioam (0x31): user none -> check\n"
 		"after applying, the kernel still differs from the policy: set ioam (0x31): user none -> check\n");
+}
+
+/* A rollback undoes what this apply changed, not another tool's change
+ * made meanwhile to a type the policy does not name (issue 14 §5)
+ */
+static void test_rollback_keeps_a_concurrent_change_of_another_type(void **state)
+{
+	struct ipeh_tlv_params other = f.t.params[0x31];
+	struct policy pol;
+	struct apply_result res;
+
+	(void)state;
+	other.order = 77;
+	f.mutate_on_call = 1;		/* while tlvd sets pmtu, 0x77 appears */
+	f.mutate_type = 0x77;
+	f.mutate_to = other;
+	FAIL_CALLS(&f, 2);		/* and the second change fails */
+	parse_policy(shipped, &pol);
+	assert_int_equal(apply_policy(&be, &pol, &lg, &res), -EINVAL);
+	assert_true(res.rolled_back);
+	assert_false(res.rollback_failed);
+	/* pmtu, which this apply set, is back to no entry; 0x77 stays */
+	assert_int_equal(f.t.params[0x30].order, 0);
+	assert_int_equal(f.t.params[0x77].order, 77);
 }
 
 /* SIGTERM in the middle of a one-call-per-change apply waits until the
@@ -588,6 +612,7 @@ int main(void)
 		cmocka_unit_test_setup(test_restore_table_touches_only_managed_types, setup),
 		cmocka_unit_test_setup(test_kernel_not_reporting_what_was_set_is_logged, setup),
 		cmocka_unit_test_setup(test_sigterm_waits_for_the_apply_to_finish, setup),
+		cmocka_unit_test_setup(test_rollback_keeps_a_concurrent_change_of_another_type, setup),
 		cmocka_unit_test_setup(test_replace_applies_policy_in_one_request, setup),
 		cmocka_unit_test_setup(test_replace_swaps_orders_in_one_request, setup),
 		cmocka_unit_test_setup(test_replace_refused_changes_nothing, setup),

@@ -152,6 +152,26 @@ static void test_reload_whose_apply_fails_keeps_the_old_policy(void **state)
 	assert_non_null(strstr(d.last_error, "fake refusal"));
 }
 
+/* A re-assert that fails half-way keeps what it put back: rolling back
+ * would only return to the drifted table (issue 14 §5)
+ */
+static void test_failed_reassert_keeps_what_it_fixed(void **state)
+{
+	(void)state;
+	start_with_shipped_policy();
+	f.t.params[0x31].user_perm = IPEH_PERM_NONE;
+	assert_int_equal(ipeh_table_unset(&f.t, 0x30, 0), 0);
+	FAIL_CALLS(&f, 2);	/* pmtu is put back, ioam fails */
+	assert_int_equal(daemon_check(&d), -1);
+	assert_int_equal(f.t.params[0x30].order, 60);
+	assert_int_equal(f.t.params[0x31].user_perm, IPEH_PERM_NONE);
+	assert_non_null(strstr(f.log, "stopped after 1 of 2 changes; the rest at the next check\n"));
+	assert_null(strstr(f.log, "rollback"));
+	/* the next check finishes the job */
+	assert_int_equal(daemon_check(&d), 1);
+	assert_int_equal(f.t.params[0x31].user_perm, IPEH_PERM_CHECK);
+}
+
 static void test_drift_is_detected_and_reasserted(void **state)
 {
 	(void)state;
@@ -232,6 +252,7 @@ int main(void)
 		T(test_reload_with_a_broken_file_keeps_policy_and_table),
 		T(test_reload_with_a_good_file_applies_it_and_clears_the_error),
 		T(test_reload_whose_apply_fails_keeps_the_old_policy),
+		T(test_failed_reassert_keeps_what_it_fixed),
 		T(test_drift_is_detected_and_reasserted),
 		T(test_drift_on_unmentioned_types_is_ignored_with_keep),
 		T(test_unreadable_table_during_check_is_an_error_not_a_crash),

@@ -28,6 +28,9 @@ struct fake {
 	bool fail_dump;
 	unsigned int replaces;	/* replace calls */
 	unsigned int raise_on_call;	/* raise(SIGTERM) in this set/unset call */
+	unsigned int mutate_on_call;	/* in this call, another tool sets */
+	uint8_t mutate_type;		/* ... this type */
+	struct ipeh_tlv_params mutate_to;	/* ... to this */
 	int replace_errno;	/* fail every replace with it */
 	char calls_log[4096];	/* "set 0x31;unset 0x99;" */
 	char log[8192];		/* the lines tlvd logged, '\n'-separated */
@@ -71,6 +74,8 @@ static inline int fake_set(void *ctx, uint8_t type,
 	f->calls++;
 	if (f->raise_on_call && f->calls == f->raise_on_call)
 		raise(SIGTERM);
+	if (f->mutate_on_call && f->calls == f->mutate_on_call)
+		f->t.params[f->mutate_type] = f->mutate_to;
 	snprintf(f->calls_log + strlen(f->calls_log),
 		 sizeof(f->calls_log) - strlen(f->calls_log), "set 0x%02x;",
 		 type);
