@@ -3,12 +3,14 @@
  * tlvctl: show and change the kernel's IPv6 TLV parameter table.
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <signal.h>
 #include <errno.h>
+#include <unistd.h>
 
 #include "backend-nl.h"
 #include "log.h"
@@ -157,27 +159,83 @@ void tlvctl_warn_managed(int type)
 	}
 }
 
+/* Re-indents the compact JSON in @in onto @out, two spaces per level */
+static void json_pretty(FILE *in, FILE *out)
+{
+	int c, depth = 0;
+	bool str = false, esc = false, open = false;
+
+	while ((c = fgetc(in)) != EOF) {
+		if (str) {
+			fputc(c, out);
+			if (esc)
+				esc = false;
+			else if (c == '\\')
+				esc = true;
+			else if (c == '"')
+				str = false;
+			continue;
+		}
+		if (open && c != '}' && c != ']') {
+			fprintf(out, "\n%*s", 2 * depth, "");
+			open = false;
+		}
+		switch (c) {
+		case '{':
+		case '[':
+			fputc(c, out);
+			depth++;
+			open = true;
+			break;
+		case '}':
+		case ']':
+			depth--;
+			if (!open)
+				fprintf(out, "\n%*s", 2 * depth, "");
+			open = false;
+			fputc(c, out);
+			break;
+		case ',':
+			fprintf(out, ",\n%*s", 2 * depth, "");
+			break;
+		case ':':
+			fputs(": ", out);
+			break;
+		case '"':
+			str = true;
+			fputc(c, out);
+			break;
+		default:
+			fputc(c, out);
+		}
+	}
+}
+
 static void usage(FILE *f)
 {
-	fputs("Usage: tlvctl [--json] COMMAND [ARGS]\n"
+	fputs("Usage: tlvctl [--json|--pretty] COMMAND [ARGS]\n"
 	      "Show and change the kernel's IPv6 TLV parameter table.\n\n"
 	      "Commands:\n", f);
 	for (size_t i = 0; i < NCMDS; i++)
 		fprintf(f, "  %s\n", cmds[i].usage);
 	fputs("\nTYPE is a name (ioam, pmtu, ra, jumbo, calipso, hao, tel, exp-1e ...)\n"
-	      "or a number (49, 0x31).  --json: JSON output for show, check, diff.\n"
+	      "or a number (49, 0x31).  --json: JSON output for show, check, diff\n"
+	      "and monitor; --pretty (-p): the same, indented.\n"
 	      "tlvctl COMMAND --help, tlvctl(8), tlvd.conf(5).\n", f);
 }
 
 int main(int argc, char **argv)
 {
 	struct cmd_opts o = { .json = false };
+	bool pretty = false;
 	int i = 1;
 
 	log_init("tlvctl");
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--json") || !strcmp(argv[i], "-j")) {
 			o.json = true;
+		} else if (!strcmp(argv[i], "--pretty") || !strcmp(argv[i], "-p")) {
+			o.json = pretty = true;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
 			return 0;
@@ -221,6 +279,26 @@ int main(int argc, char **argv)
 			printf("Usage: tlvctl %s\n%s\n", cmds[c].usage,
 			       cmds[c].help);
 			return 0;
+		}
+		if (pretty && strcmp(cmds[c].name, "monitor")) {
+			/* the command's JSON, then indented */
+			FILE *tmp = tmpfile();
+			int saved = dup(1), ret;
+
+			if (!tmp || saved < 0) {
+				tlvctl_error("--pretty: no temporary file");
+				return 1;
+			}
+			fflush(stdout);
+			dup2(fileno(tmp), 1);
+			ret = cmds[c].fn(sub_argc, sub_argv, &o);
+			fflush(stdout);
+			dup2(saved, 1);
+			close(saved);
+			rewind(tmp);
+			json_pretty(tmp, stdout);
+			fclose(tmp);
+			return ret;
 		}
 		return cmds[c].fn(sub_argc, sub_argv, &o);
 	}

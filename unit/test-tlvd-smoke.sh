@@ -383,6 +383,14 @@ report $? "tlvctl check - names the line of standard input: '$err'"
 tlvctl unset ioam extra
 [ "$rc" -eq 2 ]
 report $? "tlvctl unset with a trailing argument: exit 2"
+# --pretty: the same JSON, indented
+tlvctl --json show ioam
+compact=$out
+tlvctl --pretty show ioam
+mapfile -t pl <<<"$out"
+[ "$rc" -eq 0 ] && [ "${pl[0]}" = "{" ] && [ "${pl[1]}" = '  "type": 49,' ] &&
+	[ "${pl[-1]}" = "}" ] && [ "$(tr -d ' \n' <<<"$out")" = "$compact" ]
+report $? "tlvctl --pretty show ioam: the same JSON, one member per line"
 # showconf: the live table as a policy that applies back to itself
 tlvctl showconf
 printf '%s\n' "$out" >"$tmp/showconf.conf"
