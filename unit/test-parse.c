@@ -158,9 +158,26 @@ static void test_random_input_safe(void **state)
 	}
 }
 
+/* ipeh_parse() with no array only counts (issue 14 §16) */
+static void test_parse_can_just_count(void **state)
+{
+	/* PadN, 0x1e (4 bytes), 0x3e (2 bytes): 2 options */
+	static const uint8_t blk[16] = { 0, 1, 1, 0, 0x1e, 4, 1, 2, 3, 4,
+					 0x3e, 2, 9, 9, 1, 0 };
+	struct ipeh_error e;
+
+	(void)state;
+	assert_int_equal(ipeh_parse(blk, sizeof(blk), NULL, 0, 0, &e), 2);
+	assert_int_equal(ipeh_parse(blk, sizeof(blk), NULL, 0,
+				    IPEH_ITER_PADDING, &e), 4);
+	/* still refuses a malformed block */
+	assert_int_equal(ipeh_parse(blk, 10, NULL, 0, 0, &e), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_can_just_count),
 		cmocka_unit_test(test_iterates_options_and_padding),
 		cmocka_unit_test(test_pad1_reported_with_padding_flag),
 		cmocka_unit_test(test_truncated_and_malformed),

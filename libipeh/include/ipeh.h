@@ -448,6 +448,7 @@ int ipeh_iter_init(struct ipeh_iter *it, const void *block, size_t buflen,
 int ipeh_iter_next(struct ipeh_iter *it, struct ipeh_opt *opt);
 /* Parse a whole block into opts[max]; returns the count (non-padding
  * unless IPEH_ITER_PADDING), -EINVAL if malformed, -ENOBUFS if > max.
+ * With opts NULL it only counts (max is ignored).
  */
 int ipeh_parse(const void *block, size_t buflen, struct ipeh_opt *opts,
 	       size_t max, unsigned int flags, struct ipeh_error *err);

@@ -79,7 +79,12 @@ int ipeh_parse(const void *block, size_t buflen, struct ipeh_opt *opts,
 				  buflen < 2 ? -1 : 1,
 				  "block of %zu bytes shorter than its header length",
 				  buflen);
+	/* opts NULL: only count the options (and check the structure) */
 	while ((ret = ipeh_iter_next(&it, &o)) > 0) {
+		if (!opts) {
+			n++;
+			continue;
+		}
 		if (n >= max)
 			return ipeh__fail(err, -ENOBUFS, IPEH_RULE_BUFFER,
 					  o.type, o.offset,
