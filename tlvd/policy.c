@@ -95,6 +95,35 @@ static char *trim(char *s)
 }
 
 /* Checks a finished [option] section and stores it in the policy. */
+/*
+ * The line to blame for a rule on the section as a whole: the line of the
+ * (last written) key the rule is about, else the section's header.
+ */
+static unsigned int check_line(const struct parser *ps, const char *why)
+{
+	static const struct {
+		const char *why;
+		int key[2];
+	} rules[] = {
+		{ "class must", { KEY_CLASS, -1 } },
+		{ "bad alignment", { KEY_ALIGN, -1 } },
+		{ "bad length multiple", { KEY_LENGTH_MULT, -1 } },
+		{ "minimum length above", { KEY_LENGTH, -1 } },
+		{ "no data length", { KEY_LENGTH, KEY_LENGTH_MULT } },
+	};
+	unsigned int line = 0;
+
+	for (size_t r = 0; r < sizeof(rules) / sizeof(rules[0]); r++) {
+		if (strncmp(why, rules[r].why, strlen(rules[r].why)))
+			continue;
+		for (int k = 0; k < 2; k++)
+			if (rules[r].key[k] >= 0 &&
+			    ps->key_line[rules[r].key[k]] > line)
+				line = ps->key_line[rules[r].key[k]];
+	}
+	return line ? line : ps->section_line;
+}
+
 static int finish_section(struct parser *ps)
 {
 	const char *why;
@@ -110,7 +139,7 @@ static int finish_section(struct parser *ps)
 			       "[option %s]: 'class' is required for a type with no built-in entry",
 			       ps->section_name);
 	if (tlv_params_check(&ps->params, &why))
-		return fail_at(ps, ps->section_line, "[option %s]: %s",
+		return fail_at(ps, check_line(ps, why), "[option %s]: %s",
 			       ps->section_name, why);
 	/* The kernel refuses two types with one order (-EALREADY). */
 	for (unsigned int t = TLV_TYPE_FIRST; t < TLV_TYPE_COUNT; t++) {
@@ -119,7 +148,8 @@ static int finish_section(struct parser *ps)
 		if (t == ps->type || !ps->pol.mentioned[t] ||
 		    ps->pol.table.params[t].order != ps->params.order)
 			continue;
-		return fail_at(ps, ps->section_line,
+		return fail_at(ps, ps->key_line[KEY_ORDER] ?
+				   ps->key_line[KEY_ORDER] : ps->section_line,
 			       "[option %s]: order %u is already used by %s at line %u",
 			       ps->section_name, ps->params.order,
 			       tlv_type_format(t, name, sizeof(name)),
