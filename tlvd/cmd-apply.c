@@ -11,7 +11,7 @@ int cmd_apply(int argc, char **argv, const struct cmd_opts *o)
 	struct policy_error err;
 	struct apply_result res;
 	struct backend be;
-	int ret;
+	int ret, lock;
 
 	(void)o;
 	if (argc != 2) {
@@ -25,7 +25,9 @@ int cmd_apply(int argc, char **argv, const struct cmd_opts *o)
 	if (tlvctl_open(&be))
 		return 1;
 	tlvctl_warn_managed(-1);
+	lock = tlvctl_lock();
 	ret = apply_policy(&be, &pol, &log_stderr, &res);
+	tlvctl_unlock(lock);
 	nl_backend_close(&be);
 	if (ret) {
 		tlvctl_error("%s: %s%s", argv[1], res.msg,

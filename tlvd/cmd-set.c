@@ -69,7 +69,7 @@ int cmd_set(int argc, char **argv, const struct cmd_opts *o)
 	struct backend be;
 	char msg[256], name[32];
 	const char *why;
-	int type, mask, ret;
+	int type, mask, ret, lock;
 
 	(void)o;
 	if (argc < 4) {
@@ -109,8 +109,10 @@ int cmd_set(int argc, char **argv, const struct cmd_opts *o)
 		goto out_close;
 	}
 	tlvctl_warn_managed(type);
+	lock = tlvctl_lock();
 	ipeh_error_clear(&e);
 	ret = ipeh_nl_set(be.ctx, (uint8_t)type, &p, (unsigned int)mask, &e);
+	tlvctl_unlock(lock);
 	if (ret < 0) {
 		tlvctl_error("set %s: %s", name,
 			     nl_strerror(ret, e.msg, msg, sizeof(msg)));

@@ -8,7 +8,7 @@ int cmd_unset(int argc, char **argv, const struct cmd_opts *o)
 {
 	struct backend be;
 	char msg[256], name[32];
-	int type, ret;
+	int type, ret, lock;
 
 	(void)o;
 	if (argc != 2) {
@@ -21,7 +21,9 @@ int cmd_unset(int argc, char **argv, const struct cmd_opts *o)
 	if (tlvctl_open(&be))
 		return 1;
 	tlvctl_warn_managed(type);
+	lock = tlvctl_lock();
 	ret = be.ops->unset(be.ctx, (uint8_t)type, msg, sizeof(msg));
+	tlvctl_unlock(lock);
 	nl_backend_close(&be);
 	if (ret) {
 		tlvctl_error("unset %s: %s",

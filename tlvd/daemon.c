@@ -3,6 +3,8 @@
 #include <string.h>
 #include <syslog.h>
 
+#include <sys/file.h>
+
 #include "daemon.h"
 
 __attribute__((format(printf, 3, 4)))
@@ -27,6 +29,7 @@ void daemon_init(struct daemon *d, const char *config_path,
 	d->interval_override = -1;
 	d->be = *be;
 	d->log = log;
+	d->lock_fd = -1;
 	policy_init(&d->pol);
 }
 
@@ -67,8 +70,15 @@ static int apply(struct daemon *d, const struct policy *pol, wanted_fn wanted,
 		 unsigned int flags)
 {
 	struct apply_result res;
+	int ret;
 
-	if (apply_table(&d->be, pol, wanted, flags, d->log, &res)) {
+	/* tlvctl takes the same lock: two appliers never interleave */
+	if (d->lock_fd >= 0)
+		flock(d->lock_fd, LOCK_EX);
+	ret = apply_table(&d->be, pol, wanted, flags, d->log, &res);
+	if (d->lock_fd >= 0)
+		flock(d->lock_fd, LOCK_UN);
+	if (ret) {
 		d->applies += res.changed;
 		snprintf(d->last_error, sizeof(d->last_error), "%s%s",
 			 res.msg, res.rollback_failed ?

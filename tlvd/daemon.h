@@ -18,6 +18,7 @@ struct daemon {
 	struct policy pol;		/* the policy in force */
 	unsigned long applies;		/* kernel calls made since start */
 	unsigned long drifts;		/* drifts found and corrected */
+	int lock_fd;			/* flock()ed around each apply; -1 none */
 	char last_error[400];		/* "" if none */
 	char status[600];		/* for STATUS= */
 };

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <signal.h>
@@ -109,54 +111,116 @@ int tlvctl_type_arg(const char *s)
 	return type;
 }
 
-void tlvctl_warn_managed(int type)
+/* What a tlvd running in this network namespace manages (its state file) */
+struct tlvd_state {
+	char path[512];		/* the state file */
+	long pid;
+	bool reset;
+	char config[1200];
+	char managed[1200];
+};
+
+static const char *state_path(void)
 {
 	const char *path = getenv("TLVD_STATE");
-	char line[1200], config[1200] = "?", managed[1200] = "";
+
+	return path && path[0] ? path : "/run/tlvd/state";
+}
+
+/* 0 if a tlvd that still runs in this network namespace wrote @st */
+static int read_state(struct tlvd_state *st)
+{
+	char line[1200];
 	unsigned long long netns = 0;
-	bool reset = false, ours;
-	struct stat st;
-	long pid = 0;
+	struct stat sb;
 	FILE *f;
 
-	f = fopen(path && path[0] ? path : "/run/tlvd/state", "re");
+	memset(st, 0, sizeof(*st));
+	snprintf(st->path, sizeof(st->path), "%s", state_path());
+	st->config[0] = '?';
+	f = fopen(st->path, "re");
 	if (!f)
-		return;
+		return -1;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!strncmp(line, "pid=", 4))
-			pid = strtol(line + 4, NULL, 10);
+			st->pid = strtol(line + 4, NULL, 10);
 		else if (!strncmp(line, "netns=", 6))
 			netns = strtoull(line + 6, NULL, 10);
 		else if (!strncmp(line, "config=", 7))
-			memcpy(config, line + 7, strlen(line + 7) + 1);
+			memcpy(st->config, line + 7, strlen(line + 7) + 1);
 		else if (!strncmp(line, "unmentioned=", 12))
-			reset = !strcmp(line + 12, "reset");
+			st->reset = !strcmp(line + 12, "reset");
 		else if (!strncmp(line, "managed=", 8))
-			memcpy(managed, line + 8, strlen(line + 8) + 1);
+			memcpy(st->managed, line + 8, strlen(line + 8) + 1);
 	}
 	fclose(f);
-	/* a tlvd that still runs, in this network namespace */
-	if (pid <= 1 || (kill((pid_t)pid, 0) && errno != EPERM) ||
-	    stat("/proc/self/ns/net", &st) ||
-	    (unsigned long long)st.st_ino != netns)
+	if (st->pid <= 1 || (kill((pid_t)st->pid, 0) && errno != EPERM) ||
+	    stat("/proc/self/ns/net", &sb) ||
+	    (unsigned long long)sb.st_ino != netns)
+		return -1;
+	return 0;
+}
+
+void tlvctl_warn_managed(int type)
+{
+	struct tlvd_state st;
+	bool ours;
+
+	if (read_state(&st))
 		return;
-	ours = reset || type < 0;
-	for (char *save = NULL, *tok = strtok_r(managed, " ", &save);
+	ours = st.reset || type < 0;
+	for (char *save = NULL, *tok = strtok_r(st.managed, " ", &save);
 	     tok && !ours; tok = strtok_r(NULL, " ", &save))
 		ours = tlv_type_parse(tok) == type;
 	if (!ours)
 		return;
 	if (type < 0) {
 		fprintf(stderr, "tlvctl: warning: tlvd (pid %ld) keeps this table as %s says: its next check undoes what that file does not agree with\n",
-			pid, config);
+			st.pid, st.config);
 	} else {
 		char name[32];
 
 		fprintf(stderr, "tlvctl: warning: tlvd (pid %ld) manages %s (%s): its next check puts the policy's entry back; change the file and reload instead\n",
-			pid, tlv_type_format((unsigned int)type, name,
-					     sizeof(name)), config);
+			st.pid, tlv_type_format((unsigned int)type, name,
+						sizeof(name)), st.config);
 	}
+}
+
+int tlvctl_lock(void)
+{
+	struct tlvd_state st;
+	char path[530];
+	char *slash;
+	int fd;
+
+	if (read_state(&st))
+		return -1;
+	slash = strrchr(st.path, '/');
+	snprintf(path, sizeof(path), "%.*s/lock",
+		 slash ? (int)(slash - st.path) : 1, slash ? st.path : ".");
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	/* tlvd's applies are short; wait at most 10 s */
+	for (int i = 0; flock(fd, LOCK_EX | LOCK_NB); i++) {
+		if (errno != EWOULDBLOCK || i == 200) {
+			tlvctl_error("warning: tlvd (pid %ld) holds %s; going on without it",
+				     st.pid, path);
+			close(fd);
+			return -1;
+		}
+		if (i == 20)
+			tlvctl_error("waiting for tlvd (pid %ld) to finish applying its policy", st.pid);
+		usleep(50 * 1000);
+	}
+	return fd;
+}
+
+void tlvctl_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);
 }
 
 /* Re-indents the compact JSON in @in onto @out, two spaces per level */

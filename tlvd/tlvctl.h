@@ -35,5 +35,13 @@ int tlvctl_type_arg(const char *s);
  * The tlvd's state file is /run/tlvd/state, or $TLVD_STATE.
  */
 void tlvctl_warn_managed(int type);
+/*
+ * Takes the lock a tlvd running in this network namespace holds around
+ * each of its applies (next to its state file), so that tlvctl's change
+ * and tlvd's never interleave; waits up to 10 s. Returns the fd to pass
+ * to tlvctl_unlock(), or -1 when there is no such tlvd.
+ */
+int tlvctl_lock(void);
+void tlvctl_unlock(int fd);
 
 #endif

@@ -133,6 +133,17 @@ static void write_state(const struct daemon *d)
 		log_msg(LOG_WARNING, "cannot write %s: %s", path, strerror(errno));
 }
 
+/* $RUNTIME_DIRECTORY/lock, held around each apply (tlvctl takes it too) */
+static int open_lock(void)
+{
+	char path[512];
+
+	if (!reload_file(path, sizeof(path)))
+		return -1;
+	strcpy(path + strlen(path) - strlen("reload"), "lock");
+	return open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+}
+
 /* -1 if there is no result yet */
 static long read_reload_seq(const char *path, char *line, size_t len)
 {
@@ -457,6 +468,7 @@ int main(int argc, char **argv)
 	}
 	daemon_init(&l.d, config, &be, &log_stderr);
 	l.d.interval_override = interval;
+	l.d.lock_fd = open_lock();
 	if (daemon_start(&l.d)) {
 		sd_notifyf(0, "STATUS=%s", l.d.last_error);
 		nl_backend_close(&be);

@@ -245,6 +245,29 @@ tlvctl TLVD_STATE="$tmp/run/state" check "$SHIPPED"
 [ "$rc" -eq 0 ] && [[ $err != *warning* ]]
 report $? "tlvctl check changes nothing: no warning"
 
+# --- tlvctl waits while tlvd applies (the lock tlvd holds around applies;
+# issue 14 §1) -------------------------------------------------------------
+if command -v flock >/dev/null; then
+	flock "$tmp/run/lock" sleep 2 &
+	holder=$!
+	poll 5 test -e "$tmp/run/lock"
+	sleep 0.3
+	"${fake_env[@]}" TLVD_STATE="$tmp/run/state" "$TLVCTL" set 0x99 order 9 class dst \
+		>"$tmp/lock.out" 2>"$tmp/lock.err" &
+	setter=$!
+	sleep 1.2
+	! has_entry 0x99
+	report $? "tlvctl set waits while the lock is held (no entry yet)"
+	wait "$setter"
+	src=$?
+	wait "$holder"
+	[ "$src" -eq 0 ] && has_entry 0x99 && grep -q "waiting for tlvd (pid $pid)" "$tmp/lock.err"
+	report $? "then makes its change, having said it waited: rc $src '$(cat "$tmp/lock.err")'"
+	tlvctl TLVD_STATE="$tmp/run/state" unset 0x99
+else
+	report 1 "tlvctl waits while tlvd applies: flock (util-linux) not found"
+fi
+
 # --- drift ---------------------------------------------------------------------
 cp "$SHIPPED" "$conf"
 tlvctl set ioam user none
