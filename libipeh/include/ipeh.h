@@ -114,7 +114,7 @@ enum ipeh_rule {
 	IPEH_RULE_CODEC,	/* malformed option data for a codec */
 	IPEH_RULE_NETLINK,	/* netlink failure or kernel refusal (see msg) */
 	IPEH_RULE_SYSCALL,	/* a system call failed (see err) */
-	__IPEH_RULE_MAX
+	IPEH_RULE_END		/* one past the last rule (was __IPEH_RULE_MAX) */
 };
 
 #define IPEH_ERROR_MSG_MAX	160

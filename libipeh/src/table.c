@@ -20,7 +20,7 @@ const char *ipeh_version(void)
 
 /* Error record */
 
-static const char *const rule_names[__IPEH_RULE_MAX] = {
+static const char *const rule_names[IPEH_RULE_END] = {
 	[IPEH_RULE_NONE] = "none",
 	[IPEH_RULE_STRUCTURE] = "structure",
 	[IPEH_RULE_PERM] = "perm",
@@ -42,7 +42,7 @@ static const char *const rule_names[__IPEH_RULE_MAX] = {
 
 const char *ipeh_rule_name(enum ipeh_rule rule)
 {
-	if ((unsigned int)rule >= __IPEH_RULE_MAX)
+	if ((unsigned int)rule >= IPEH_RULE_END)
 		return "unknown";
 	return rule_names[rule];
 }
