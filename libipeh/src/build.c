@@ -271,14 +271,15 @@ static inline bool params_equal(const struct ipeh_tlv_params *a,
 static inline bool memo_hit(const struct ipeh_builder *b)
 {
 	const struct ipeh_builder_memo *m = &b->memo;
-	const struct ipeh_tlv_params *tp = b->table->params;
+	const struct ipeh_tlv_params *tp;
 	size_t i, n = b->nopts;
 
 	/* table, header, flags and limits change only through init(),
 	 * which drops the memo; the table's entries are compared here
 	 */
-	if (!m->valid || m->nopts != n || m->table != b->table)
+	if (!m->valid || m->nopts != n || m->table != b->table || !b->table)
 		return false;
+	tp = b->table->params;
 	for (i = 0; i < n; i++) {
 		const struct ipeh_builder_memo_opt *mo = &m->opt[i];
 		const struct ipeh_opt *o = &b->opts[i];
