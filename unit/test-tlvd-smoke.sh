@@ -406,6 +406,27 @@ report $? "tlvctl check - names the line of standard input: '$err'"
 tlvctl unset ioam extra
 [ "$rc" -eq 2 ]
 report $? "tlvctl unset with a trailing argument: exit 2"
+# every --json output is valid JSON (issue 14 §6), a file name in Latin-1
+# and a message cut inside a UTF-8 character included
+if [ -n "${JSON_CHECK:-}" ]; then
+	latin=$tmp/caf$'\xe9'.conf
+	printf '[option ioam]\nuser = a\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9x\n' >"$latin"
+	jbad=0 jn=0
+	for args in "show" "show --all" "show ioam pmtu" "show 0x99" "check $SHIPPED" \
+		"check $bad" "check $latin" "diff $SHIPPED" "--pretty show ioam"; do
+		# shellcheck disable=SC2086
+		run timeout 30 "${fake_env[@]}" "$TLVCTL" --json $args
+		jn=$((jn + 1))
+		if ! "$JSON_CHECK" <<<"$out" 2>/dev/null; then
+			echo "   invalid JSON from tlvctl --json $args: $out"
+			jbad=$((jbad + 1))
+		fi
+	done
+	[ $jbad -eq 0 ]
+	report $? "$jn tlvctl --json outputs are valid JSON ($jbad invalid)"
+else
+	report 1 "tlvctl --json outputs are valid JSON: JSON_CHECK not set"
+fi
 # --pretty: the same JSON, indented
 tlvctl --json show ioam
 compact=$out
