@@ -32,12 +32,28 @@ static void print_row(unsigned int type, const struct ipeh_tlv_params *p)
 	       align, len, mult);
 }
 
+/* The kernel's table, or an error said; 0 or -1 */
+static int read_table(struct ipeh_table *t)
+{
+	struct backend be;
+	char msg[256];
+	int ret;
+
+	if (tlvctl_open(&be))
+		return -1;
+	ret = be.ops->dump(be.ctx, t, msg, sizeof(msg));
+	nl_backend_close(&be);
+	if (ret) {
+		tlvctl_error("cannot read the table: %s", msg);
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_show(int argc, char **argv, const struct cmd_opts *o)
 {
 	struct ipeh_table t;
-	struct backend be;
-	char msg[256];
-	int types[TLV_TYPE_COUNT], ntypes = 0, type = -1, all = 0, ret;
+	int types[TLV_TYPE_COUNT], ntypes = 0, type = -1, all = 0;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--all") || !strcmp(argv[i], "-a")) {
@@ -56,14 +72,8 @@ int cmd_show(int argc, char **argv, const struct cmd_opts *o)
 		tlvctl_error("show: TYPE and --all exclude each other");
 		return 2;
 	}
-	if (tlvctl_open(&be))
+	if (read_table(&t))
 		return 1;
-	ret = be.ops->dump(be.ctx, &t, msg, sizeof(msg));
-	nl_backend_close(&be);
-	if (ret) {
-		tlvctl_error("cannot read the table: %s", msg);
-		return 1;
-	}
 
 	if (o->json) {
 		if (ntypes == 1) {
@@ -106,10 +116,8 @@ int cmd_show(int argc, char **argv, const struct cmd_opts *o)
 int cmd_showconf(int argc, char **argv, const struct cmd_opts *o)
 {
 	struct ipeh_table t;
-	struct backend be;
-	char msg[256], name[32], cls[24];
+	char name[32], cls[24];
 	bool hidden = false;
-	int ret;
 
 	(void)argv;
 	(void)o;
@@ -117,14 +125,8 @@ int cmd_showconf(int argc, char **argv, const struct cmd_opts *o)
 		tlvctl_error("usage: tlvctl showconf");
 		return 2;
 	}
-	if (tlvctl_open(&be))
+	if (read_table(&t))
 		return 1;
-	ret = be.ops->dump(be.ctx, &t, msg, sizeof(msg));
-	nl_backend_close(&be);
-	if (ret) {
-		tlvctl_error("cannot read the table: %s", msg);
-		return 1;
-	}
 	printf("# The kernel's TLV table as a tlvd.conf(5) policy (tlvctl showconf):\n"
 	       "# every type with an entry, and the others reset to no entry.\n"
 	       "[global]\nunmentioned = reset\n");

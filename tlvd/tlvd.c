@@ -75,14 +75,14 @@ static void usage(FILE *f)
  * failed): $RUNTIME_DIRECTORY/reload holds "SEQ ok|failed MESSAGE", SEQ
  * one more at each reload. Written only under systemd's RuntimeDirectory=.
  */
-static const char *reload_file(char *buf, size_t len)
+static const char *runtime_file(const char *name, char *buf, size_t len)
 {
 	const char *dir = getenv("RUNTIME_DIRECTORY");
 
 	if (!dir || !dir[0])
 		return NULL;
 	/* several directories are ':'-separated: the first is ours */
-	snprintf(buf, len, "%.*s/reload", (int)strcspn(dir, ":"), dir);
+	snprintf(buf, len, "%.*s/%s", (int)strcspn(dir, ":"), dir, name);
 	return buf;
 }
 
@@ -91,7 +91,7 @@ static void write_reload_result(unsigned long seq, bool ok, const char *msg)
 	char path[512], tmp[530];
 	FILE *f;
 
-	if (!reload_file(path, sizeof(path)))
+	if (!runtime_file("reload", path, sizeof(path)))
 		return;
 	snprintf(tmp, sizeof(tmp), "%s.new", path);
 	f = fopen(tmp, "we");
@@ -112,9 +112,8 @@ static void write_state(const struct daemon *d)
 	struct stat st;
 	FILE *f;
 
-	if (!reload_file(path, sizeof(path)))
+	if (!runtime_file("state", path, sizeof(path)))
 		return;
-	strcpy(path + strlen(path) - strlen("reload"), "state");
 	snprintf(tmp, sizeof(tmp), "%s.new", path);
 	f = fopen(tmp, "we");
 	if (!f)
@@ -138,9 +137,8 @@ static int open_lock(void)
 {
 	char path[512];
 
-	if (!reload_file(path, sizeof(path)))
+	if (!runtime_file("lock", path, sizeof(path)))
 		return -1;
-	strcpy(path + strlen(path) - strlen("reload"), "lock");
 	return open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 }
 
@@ -168,7 +166,7 @@ static int reload_and_wait(const char *pidstr)
 	char *end;
 	long pid;
 
-	if (!reload_file(path, sizeof(path))) {
+	if (!runtime_file("reload", path, sizeof(path))) {
 		fprintf(stderr, "tlvd --reload: RUNTIME_DIRECTORY is not set (this is tlvd.service's ExecReload=; by hand, use kill -HUP)\n");
 		return 2;
 	}

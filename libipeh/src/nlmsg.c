@@ -148,45 +148,6 @@ int ipeh_nlmsg_get(void *buf, size_t cap, uint16_t family, uint32_t seq,
 	return (int)nlh->nlmsg_len;
 }
 
-int ipeh_nlmsg_set(void *buf, size_t cap, uint16_t family, uint32_t seq,
-		   uint8_t type, const struct ipeh_tlv_params *p,
-		   unsigned int mask)
-{
-	struct nlmsghdr *nlh;
-
-	if (cap < REQ_MIN)
-		return -ENOBUFS;
-	if (mask & ~IPEH_ATTR_ALL)
-		return -EINVAL;
-	nlh = put_genl(buf, family, NLM_F_REQUEST | NLM_F_ACK, seq,
-		       IPEH_TLV_CMD_SET, IPEH_TLV_GENL_VERSION);
-	mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_TYPE, type);
-	if (mask & IPEH_ATTR_ORDER)
-		mnl_attr_put_u16(nlh, IPEH_TLV_ATTR_ORDER, p->order);
-	if (mask & IPEH_ATTR_ADMIN_PERM)
-		mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_ADMIN_PERM, p->admin_perm);
-	if (mask & IPEH_ATTR_USER_PERM)
-		mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_USER_PERM, p->user_perm);
-	if (mask & IPEH_ATTR_CLASS)
-		mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_CLASS, p->class_mask);
-	if (mask & IPEH_ATTR_ALIGN_MULT)
-		mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_ALIGN_MULT, p->align_mult);
-	if (mask & IPEH_ATTR_ALIGN_OFF)
-		mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_ALIGN_OFF, p->align_off);
-	if (mask & IPEH_ATTR_MIN_DATA_LEN)
-		mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_MIN_DATA_LEN,
-				p->min_data_len);
-	if (mask & IPEH_ATTR_MAX_DATA_LEN)
-		mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_MAX_DATA_LEN,
-				p->max_data_len);
-	if (mask & IPEH_ATTR_DATA_LEN_MULT)
-		mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_DATA_LEN_MULT,
-				p->data_len_mult);
-	if (mask & IPEH_ATTR_DATA_LEN_OFF)
-		mnl_attr_put_u8(nlh, IPEH_TLV_ATTR_DATA_LEN_OFF,
-				p->data_len_off);
-	return (int)nlh->nlmsg_len;
-}
 
 int ipeh_nlmsg_unset(void *buf, size_t cap, uint16_t family, uint32_t seq,
 		     uint8_t type)
@@ -202,7 +163,7 @@ int ipeh_nlmsg_unset(void *buf, size_t cap, uint16_t family, uint32_t seq,
 }
 
 /*
- * Attributes of a REPLACE, written in place: a request of 250 entries has
+ * Attributes written in place: a REPLACE of 250 entries has
  * about 3000 of them, and libmnl's mnl_attr_put() (memcpy and memset
  * calls for each) costs several times more.  The caller has checked the
  * room.
@@ -224,6 +185,49 @@ static void put_attr(struct nlmsghdr *nlh, uint16_t type, unsigned int len,
 		memcpy(d, &v, 2);
 	nlh->nlmsg_len = NLMSG_ALIGN(nlh->nlmsg_len) + NLA_HDRLEN +
 			 (len ? 4 : 0);
+}
+
+/* The attributes of @p selected by @mask (IPEH_ATTR_*), after TYPE */
+static void put_params(struct nlmsghdr *nlh, const struct ipeh_tlv_params *p,
+		       unsigned int mask)
+{
+	if (mask & IPEH_ATTR_ORDER)
+		put_attr(nlh, IPEH_TLV_ATTR_ORDER, 2, p->order);
+	if (mask & IPEH_ATTR_ADMIN_PERM)
+		put_attr(nlh, IPEH_TLV_ATTR_ADMIN_PERM, 1, p->admin_perm);
+	if (mask & IPEH_ATTR_USER_PERM)
+		put_attr(nlh, IPEH_TLV_ATTR_USER_PERM, 1, p->user_perm);
+	if (mask & IPEH_ATTR_CLASS)
+		put_attr(nlh, IPEH_TLV_ATTR_CLASS, 1, p->class_mask);
+	if (mask & IPEH_ATTR_ALIGN_MULT)
+		put_attr(nlh, IPEH_TLV_ATTR_ALIGN_MULT, 1, p->align_mult);
+	if (mask & IPEH_ATTR_ALIGN_OFF)
+		put_attr(nlh, IPEH_TLV_ATTR_ALIGN_OFF, 1, p->align_off);
+	if (mask & IPEH_ATTR_MIN_DATA_LEN)
+		put_attr(nlh, IPEH_TLV_ATTR_MIN_DATA_LEN, 1, p->min_data_len);
+	if (mask & IPEH_ATTR_MAX_DATA_LEN)
+		put_attr(nlh, IPEH_TLV_ATTR_MAX_DATA_LEN, 1, p->max_data_len);
+	if (mask & IPEH_ATTR_DATA_LEN_MULT)
+		put_attr(nlh, IPEH_TLV_ATTR_DATA_LEN_MULT, 1, p->data_len_mult);
+	if (mask & IPEH_ATTR_DATA_LEN_OFF)
+		put_attr(nlh, IPEH_TLV_ATTR_DATA_LEN_OFF, 1, p->data_len_off);
+}
+
+int ipeh_nlmsg_set(void *buf, size_t cap, uint16_t family, uint32_t seq,
+		   uint8_t type, const struct ipeh_tlv_params *p,
+		   unsigned int mask)
+{
+	struct nlmsghdr *nlh;
+
+	if (cap < REQ_MIN)
+		return -ENOBUFS;
+	if (mask & ~IPEH_ATTR_ALL)
+		return -EINVAL;
+	nlh = put_genl(buf, family, NLM_F_REQUEST | NLM_F_ACK, seq,
+		       IPEH_TLV_CMD_SET, IPEH_TLV_GENL_VERSION);
+	put_attr(nlh, IPEH_TLV_ATTR_TYPE, 1, type);
+	put_params(nlh, p, mask);
+	return (int)nlh->nlmsg_len;
 }
 
 int ipeh_nlmsg_replace(void *buf, size_t cap, uint16_t family, uint32_t seq,
@@ -259,30 +263,7 @@ int ipeh_nlmsg_replace(void *buf, size_t cap, uint16_t family, uint32_t seq,
 		put_attr(nlh, IPEH_TLV_ATTR_TYPE, 1, e[i].type);
 		if (e[i].unset)
 			put_attr(nlh, IPEH_TLV_ATTR_UNSET, 0, 0);
-		if (mask & IPEH_ATTR_ORDER)
-			put_attr(nlh, IPEH_TLV_ATTR_ORDER, 2, p->order);
-		if (mask & IPEH_ATTR_ADMIN_PERM)
-			put_attr(nlh, IPEH_TLV_ATTR_ADMIN_PERM, 1, p->admin_perm);
-		if (mask & IPEH_ATTR_USER_PERM)
-			put_attr(nlh, IPEH_TLV_ATTR_USER_PERM, 1, p->user_perm);
-		if (mask & IPEH_ATTR_CLASS)
-			put_attr(nlh, IPEH_TLV_ATTR_CLASS, 1, p->class_mask);
-		if (mask & IPEH_ATTR_ALIGN_MULT)
-			put_attr(nlh, IPEH_TLV_ATTR_ALIGN_MULT, 1, p->align_mult);
-		if (mask & IPEH_ATTR_ALIGN_OFF)
-			put_attr(nlh, IPEH_TLV_ATTR_ALIGN_OFF, 1, p->align_off);
-		if (mask & IPEH_ATTR_MIN_DATA_LEN)
-			put_attr(nlh, IPEH_TLV_ATTR_MIN_DATA_LEN, 1,
-				 p->min_data_len);
-		if (mask & IPEH_ATTR_MAX_DATA_LEN)
-			put_attr(nlh, IPEH_TLV_ATTR_MAX_DATA_LEN, 1,
-				 p->max_data_len);
-		if (mask & IPEH_ATTR_DATA_LEN_MULT)
-			put_attr(nlh, IPEH_TLV_ATTR_DATA_LEN_MULT, 1,
-				 p->data_len_mult);
-		if (mask & IPEH_ATTR_DATA_LEN_OFF)
-			put_attr(nlh, IPEH_TLV_ATTR_DATA_LEN_OFF, 1,
-				 p->data_len_off);
+		put_params(nlh, p, mask);
 		nest->nla_len = (uint16_t)((char *)nlh + nlh->nlmsg_len -
 					   (char *)nest);
 	}
