@@ -102,11 +102,11 @@ static ssize_t glibc_hop2(uint8_t *buf, size_t cap_)
 /* The per-packet path: one builder kept by the application (per flow),
  * reset and refilled for every packet (the data could differ every time).
  */
-static struct ipeh_builder builder;
+static struct ipeh_builder *builder;
 
 static ssize_t ipeh_hop2(uint8_t *buf, size_t cap)
 {
-	struct ipeh_builder *b = &builder;
+	struct ipeh_builder *b = builder;
 
 	ipeh_builder_reset(b);
 	ipeh_builder_add(b, IPEH_OPT_IOAM, ioam, sizeof(ioam));
@@ -151,7 +151,7 @@ static ssize_t glibc_dst4(uint8_t *buf, size_t cap_)
 
 static ssize_t ipeh_dst4(uint8_t *buf, size_t cap)
 {
-	struct ipeh_builder *b = &builder;
+	struct ipeh_builder *b = builder;
 
 	ipeh_builder_reset(b);
 	ipeh_builder_add(b, 0x3e, d2, sizeof(d2));
@@ -326,7 +326,12 @@ static int run_case(struct bcase *c)
 	ssize_t il;
 	int v, r;
 
-	ipeh_builder_init(&builder, table, c->hdr, NULL, 0);
+	ipeh_builder_free(builder);
+	builder = ipeh_builder_new(table, c->hdr, NULL, 0);
+	if (!builder) {
+		perror("ipeh-bench: ipeh_builder_new");
+		return -1;
+	}
 	il = c->ipeh(c->block, sizeof(c->block));
 	if (il < 0 || (size_t)il != c->len) {
 		fprintf(stderr, "ipeh-bench: %s: build failed (%zd, expected %zu bytes)\n",
@@ -410,5 +415,6 @@ int main(int argc, char **argv)
 		if (run_case(&cases[i]))
 			return 1;
 	printf("# load average %.2f at end\n", loadavg());
+	ipeh_builder_free(builder);
 	return 0;
 }

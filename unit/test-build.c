@@ -275,18 +275,20 @@ static void test_random_tables_property(void **state)
 			}
 		}
 		if (nopts <= IPEH_BUILDER_MAX_OPTS) {
-			static struct ipeh_builder bl;
+			struct ipeh_builder *bl;
 			static uint8_t b2[IPEH_HDR_MAX + 8];
 			int pass;
 
-			ipeh_builder_init(&bl, &t, hdr, &lim, flags);
+			bl = ipeh_builder_new(&t, hdr, &lim, flags);
+			assert_non_null(bl);
 			for (pass = 0; pass < 2; pass++) {	/* 2nd: memo */
-				ipeh_builder_reset(&bl);
+				ipeh_builder_reset(bl);
 				for (i = 0; i < nopts; i++)
-					ipeh_builder_add(&bl, in[i].type, in[i].data, in[i].len);
-				assert_int_equal(ipeh_builder_finish(&bl, b2, sizeof(b2), NULL), n);
+					ipeh_builder_add(bl, in[i].type, in[i].data, in[i].len);
+				assert_int_equal(ipeh_builder_finish(bl, b2, sizeof(b2), NULL), n);
 				assert_memory_equal(b2, buf, (size_t)n);
 			}
+			ipeh_builder_free(bl);
 		}
 		ok++;
 	}
@@ -444,7 +446,7 @@ static void test_empty_block(void **state)
 
 static void test_builder_api(void **state)
 {
-	struct ipeh_builder b;
+	struct ipeh_builder *b;
 	struct ipeh_table t;
 	uint8_t pmtu[4] = { 5, 0, 5, 0xdc }, ioam[34] = { 0 }, out[64], ref[64];
 	struct ipeh_opt o[2] = {
@@ -454,32 +456,34 @@ static void test_builder_api(void **state)
 
 	(void)state;
 	test_table(&t);
-	ipeh_builder_init(&b, &t, IPEH_HDR_HOPOPTS, NULL, 0);
-	assert_int_equal(ipeh_builder_add(&b, IPEH_OPT_IOAM, ioam, 34), 0);
-	assert_int_equal(ipeh_builder_add(&b, IPEH_OPT_PMTU, pmtu, 4), 0);
-	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), &e), 48);
+	b = ipeh_builder_new(&t, IPEH_HDR_HOPOPTS, NULL, 0);
+	assert_non_null(b);
+	assert_int_equal(ipeh_builder_add(b, IPEH_OPT_IOAM, ioam, 34), 0);
+	assert_int_equal(ipeh_builder_add(b, IPEH_OPT_PMTU, pmtu, 4), 0);
+	assert_int_equal(ipeh_builder_finish(b, out, sizeof(out), &e), 48);
 	assert_int_equal(ipeh_build(&t, IPEH_HDR_HOPOPTS, o, 2, ref, sizeof(ref),
 				    NULL, 0, NULL), 48);
 	assert_memory_equal(out, ref, 48);
 
-	ipeh_builder_reset(&b);
-	assert_int_equal(ipeh_builder_add(&b, IPEH_OPT_PAD1, NULL, 0), -EINVAL);
-	assert_int_equal(ipeh_builder_add(&b, T_EXP1, NULL, 3), -EINVAL);
-	assert_int_equal(ipeh_builder_add(&b, T_EXP1, ioam, 256), -EINVAL);
-	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), &e), -EINVAL);
+	ipeh_builder_reset(b);
+	assert_int_equal(ipeh_builder_add(b, IPEH_OPT_PAD1, NULL, 0), -EINVAL);
+	assert_int_equal(ipeh_builder_add(b, T_EXP1, NULL, 3), -EINVAL);
+	assert_int_equal(ipeh_builder_add(b, T_EXP1, ioam, 256), -EINVAL);
+	assert_int_equal(ipeh_builder_finish(b, out, sizeof(out), &e), -EINVAL);
 	assert_int_equal(e.rule, IPEH_RULE_PARAM);
 
-	ipeh_builder_reset(&b);
+	ipeh_builder_reset(b);
 	for (i = 0; i < IPEH_BUILDER_MAX_OPTS; i++)
-		assert_int_equal(ipeh_builder_add(&b, T_EXP1, NULL, 0), 0);
-	assert_int_equal(ipeh_builder_add(&b, T_EXP1, NULL, 0), -E2BIG);
-	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), &e), -E2BIG);
+		assert_int_equal(ipeh_builder_add(b, T_EXP1, NULL, 0), 0);
+	assert_int_equal(ipeh_builder_add(b, T_EXP1, NULL, 0), -E2BIG);
+	assert_int_equal(ipeh_builder_finish(b, out, sizeof(out), &e), -E2BIG);
+	ipeh_builder_free(b);
 }
 
 /* The builder's layout memo never yields a block ipeh_build() would not. */
 static void test_builder_memo_tracks_data_table_and_lengths(void **state)
 {
-	static struct ipeh_builder b;
+	struct ipeh_builder *b;
 	struct ipeh_table t;
 	uint8_t d1[34] = { 1 }, d2[34] = { 2 }, pm[4] = { 5, 0, 5, 0xdc };
 	uint8_t out[64], ref[64];
@@ -489,16 +493,17 @@ static void test_builder_memo_tracks_data_table_and_lengths(void **state)
 
 	(void)state;
 	test_table(&t);
-	ipeh_builder_init(&b, &t, IPEH_HDR_HOPOPTS, NULL, 0);
-	ipeh_builder_add(&b, IPEH_OPT_IOAM, d1, 34);
-	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
-	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), NULL), 48);
+	b = ipeh_builder_new(&t, IPEH_HDR_HOPOPTS, NULL, 0);
+	assert_non_null(b);
+	ipeh_builder_add(b, IPEH_OPT_IOAM, d1, 34);
+	ipeh_builder_add(b, IPEH_OPT_PMTU, pm, 4);
+	assert_int_equal(ipeh_builder_finish(b, out, sizeof(out), NULL), 48);
 
 	/* same shape, new data: the new data is in the block */
-	ipeh_builder_reset(&b);
-	ipeh_builder_add(&b, IPEH_OPT_IOAM, d2, 34);
-	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
-	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), NULL), 48);
+	ipeh_builder_reset(b);
+	ipeh_builder_add(b, IPEH_OPT_IOAM, d2, 34);
+	ipeh_builder_add(b, IPEH_OPT_PMTU, pm, 4);
+	assert_int_equal(ipeh_builder_finish(b, out, sizeof(out), NULL), 48);
 	o[0].data = d2;
 	assert_int_equal(ipeh_build(&t, IPEH_HDR_HOPOPTS, o, 2, ref, sizeof(ref), NULL, 0, NULL), 48);
 	assert_memory_equal(out, ref, 48);
@@ -506,37 +511,161 @@ static void test_builder_memo_tracks_data_table_and_lengths(void **state)
 	/* the table changes under the builder: the layout follows */
 	t.params[IPEH_OPT_PMTU].align_mult = 8;
 	t.params[IPEH_OPT_PMTU].align_off = 6;
-	ipeh_builder_reset(&b);
-	ipeh_builder_add(&b, IPEH_OPT_IOAM, d2, 34);
-	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
-	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), NULL),
+	ipeh_builder_reset(b);
+	ipeh_builder_add(b, IPEH_OPT_IOAM, d2, 34);
+	ipeh_builder_add(b, IPEH_OPT_PMTU, pm, 4);
+	assert_int_equal(ipeh_builder_finish(b, out, sizeof(out), NULL),
 			 ipeh_build(&t, IPEH_HDR_HOPOPTS, o, 2, ref, sizeof(ref), NULL, 0, NULL));
 	assert_memory_equal(out, ref, 48);
 	assert_int_equal(out[6], IPEH_OPT_PMTU);
 
 	/* ... and so do the checks */
 	t.params[IPEH_OPT_PMTU].user_perm = IPEH_PERM_NONE;
-	ipeh_builder_reset(&b);
-	ipeh_builder_add(&b, IPEH_OPT_IOAM, d2, 34);
-	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
-	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), &e), -EPERM);
+	ipeh_builder_reset(b);
+	ipeh_builder_add(b, IPEH_OPT_IOAM, d2, 34);
+	ipeh_builder_add(b, IPEH_OPT_PMTU, pm, 4);
+	assert_int_equal(ipeh_builder_finish(b, out, sizeof(out), &e), -EPERM);
 
 	/* another length is another layout */
 	t.params[IPEH_OPT_PMTU].user_perm = IPEH_PERM_CHECK;
-	ipeh_builder_reset(&b);
-	ipeh_builder_add(&b, IPEH_OPT_IOAM, d2, 30);
-	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
+	ipeh_builder_reset(b);
+	ipeh_builder_add(b, IPEH_OPT_IOAM, d2, 30);
+	ipeh_builder_add(b, IPEH_OPT_PMTU, pm, 4);
 	o[0].len = 30;
-	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), NULL),
+	assert_int_equal(ipeh_builder_finish(b, out, sizeof(out), NULL),
 			 ipeh_build(&t, IPEH_HDR_HOPOPTS, o, 2, ref, sizeof(ref), NULL, 0, NULL));
 	assert_memory_equal(out, ref, 40);
 	/* a short buffer on a memo hit */
-	ipeh_builder_reset(&b);
-	ipeh_builder_add(&b, IPEH_OPT_IOAM, d2, 30);
-	ipeh_builder_add(&b, IPEH_OPT_PMTU, pm, 4);
-	assert_int_equal(ipeh_builder_finish(&b, out, 39, &e), -ENOBUFS);
+	ipeh_builder_reset(b);
+	ipeh_builder_add(b, IPEH_OPT_IOAM, d2, 30);
+	ipeh_builder_add(b, IPEH_OPT_PMTU, pm, 4);
+	assert_int_equal(ipeh_builder_finish(b, out, 39, &e), -ENOBUFS);
+	ipeh_builder_free(b);
 }
 
+
+/*
+ * Errors name the input option at fault (index), its type, and the byte
+ * of the block where its type byte would have gone; errors of the input
+ * itself have no byte, and header-wide errors name no option.
+ */
+static void test_builder_error_reports(void **state)
+{
+	struct ipeh_builder *b;
+	struct ipeh_table t;
+	struct ipeh_limits one = { .max_opts_number = 1,
+				   .max_opts_length = 2048 };
+	uint8_t d[8] = { 0 }, out[64];
+	struct ipeh_opt o[2] = { { T_DSTONLY, 2, d, 0 }, { T_EXP1, 3, d, 0 } };
+	struct ipeh_opt found;
+	struct ipeh_error e;
+	size_t i;
+
+	(void)state;
+	test_table(&t);
+	/* where T_DSTONLY's type byte goes: EXP1 (order 70) at 2..6, then
+	 * one Pad1 for DSTONLY's 2n alignment, the layout both headers share
+	 */
+	assert_int_equal(ipeh_build(&t, IPEH_HDR_DSTOPTS, o, 2, out, sizeof(out),
+				    NULL, 0, NULL), 16);
+	assert_int_equal(ipeh_find(out, 16, T_DSTONLY, &found), 1);
+	assert_int_equal(found.offset, 8);
+
+	/* ipeh_build(): opts[0] is not allowed in a Hop-by-Hop header */
+	assert_int_equal(ipeh_build(&t, IPEH_HDR_HOPOPTS, o, 2, out, sizeof(out),
+				    NULL, 0, &e), -EINVAL);
+	assert_int_equal(e.rule, IPEH_RULE_CLASS);
+	assert_int_equal(e.index, 0);
+	assert_int_equal(e.type, T_DSTONLY);
+	assert_int_equal(e.offset, 8);
+	assert_non_null(strstr(e.msg, "option 0 (type 0x5e, byte 8)"));
+
+	/* the builder: the same, named by its add() */
+	b = ipeh_builder_new(&t, IPEH_HDR_HOPOPTS, NULL, 0);
+	assert_non_null(b);
+	assert_int_equal(ipeh_builder_add(b, T_DSTONLY, d, 2), 0);
+	assert_int_equal(ipeh_builder_add(b, T_EXP1, d, 3), 0);
+	assert_int_equal(ipeh_builder_finish(b, out, sizeof(out), &e), -EINVAL);
+	assert_int_equal(e.index, 0);
+	assert_int_equal(e.type, T_DSTONLY);
+	assert_int_equal(e.offset, 8);
+
+	/* count: the first option past the limit, where it would start */
+	ipeh_builder_free(b);
+	b = ipeh_builder_new(&t, IPEH_HDR_HOPOPTS, &one, 0);
+	assert_non_null(b);
+	assert_int_equal(ipeh_builder_add(b, T_EXP1, d, 3), 0);
+	assert_int_equal(ipeh_builder_add(b, T_EXP1, d, 1), 0);
+	assert_int_equal(ipeh_builder_finish(b, out, sizeof(out), &e), -E2BIG);
+	assert_int_equal(e.rule, IPEH_RULE_COUNT);
+	assert_int_equal(e.index, 1);
+	assert_int_equal(e.type, T_EXP1);
+	assert_int_equal(e.offset, 7);
+
+	/* an add() that failed: its index, its type, no byte; the first
+	 * failure is the one reported, later ones change nothing
+	 */
+	ipeh_builder_reset(b);
+	assert_int_equal(ipeh_builder_add(b, T_EXP1, d, 1), 0);
+	assert_int_equal(ipeh_builder_add(b, T_EXP1, d, 256), -EINVAL);
+	assert_int_equal(ipeh_builder_add(b, IPEH_OPT_PAD1, NULL, 0), -EINVAL);
+	assert_int_equal(ipeh_builder_finish(b, out, sizeof(out), &e), -EINVAL);
+	assert_int_equal(e.rule, IPEH_RULE_PARAM);
+	assert_int_equal(e.index, 1);
+	assert_int_equal(e.type, T_EXP1);
+	assert_int_equal(e.offset, -1);
+	assert_non_null(strstr(e.msg, "option 1 (type 0x1e): data length 256"));
+
+	ipeh_builder_reset(b);
+	assert_int_equal(ipeh_builder_add(b, IPEH_OPT_PADN, NULL, 0), -EINVAL);
+	assert_int_equal(ipeh_builder_finish(b, out, sizeof(out), &e), -EINVAL);
+	assert_int_equal(e.index, 0);
+	assert_int_equal(e.type, IPEH_OPT_PADN);
+	assert_non_null(strstr(e.msg, "padding"));
+
+	ipeh_builder_reset(b);
+	assert_int_equal(ipeh_builder_add(b, T_EXP1, NULL, 3), -EINVAL);
+	assert_int_equal(ipeh_builder_finish(b, out, sizeof(out), &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "no data"));
+
+	ipeh_builder_reset(b);
+	for (i = 0; i < IPEH_BUILDER_MAX_OPTS; i++)
+		assert_int_equal(ipeh_builder_add(b, T_EXP1, NULL, 0), 0);
+	assert_int_equal(ipeh_builder_add(b, T_PMTU, d, 4), -E2BIG);
+	assert_int_equal(ipeh_builder_finish(b, out, sizeof(out), &e), -E2BIG);
+	assert_int_equal(e.index, IPEH_BUILDER_MAX_OPTS);
+	assert_int_equal(e.type, T_PMTU);
+
+	/* a reset forgets the failure */
+	ipeh_builder_reset(b);
+	assert_int_equal(ipeh_builder_add(b, T_EXP1, d, 3), 0);
+	assert_int_equal(ipeh_builder_finish(b, out, sizeof(out), &e), 8);
+
+	/* header-wide: no option named */
+	assert_int_equal(ipeh_builder_finish(b, out, 7, &e), -ENOBUFS);
+	assert_int_equal(e.index, -1);
+	assert_int_equal(e.type, -1);
+	assert_int_equal(e.offset, -1);
+	ipeh_builder_free(b);
+}
+
+static void test_builder_new_refuses(void **state)
+{
+	struct ipeh_table t;
+
+	(void)state;
+	test_table(&t);
+	errno = 0;
+	assert_null(ipeh_builder_new(NULL, IPEH_HDR_HOPOPTS, NULL, 0));
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(ipeh_builder_new(&t, (enum ipeh_hdr)3, NULL, 0));
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(ipeh_builder_new(&t, IPEH_HDR_DSTOPTS, NULL, 0x100));
+	assert_int_equal(errno, EINVAL);
+	ipeh_builder_free(NULL);	/* as free(NULL) */
+}
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -548,6 +677,8 @@ int main(void)
 		cmocka_unit_test(test_prepare_failure_leaves_nothing_to_emit),
 		cmocka_unit_test(test_builder_api),
 		cmocka_unit_test(test_builder_memo_tracks_data_table_and_lengths),
+		cmocka_unit_test(test_builder_error_reports),
+		cmocka_unit_test(test_builder_new_refuses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

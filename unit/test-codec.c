@@ -246,7 +246,7 @@ static void test_codecs_through_builder(void **state)
 	struct ipeh_ioam_trace tr = { .namespace_id = 1, .trace_type = 0xc00000,
 		.remaining_len = 6 }, tr2;
 	uint8_t pd[4], id[64], blk[64];
-	struct ipeh_builder b;
+	struct ipeh_builder *b;
 	struct ipeh_opt o;
 	ssize_t n;
 
@@ -254,10 +254,12 @@ static void test_codecs_through_builder(void **state)
 	test_table(&tab);
 	assert_int_equal(ipeh_pmtu_encode(&pm, pd, sizeof(pd)), 4);
 	assert_int_equal(ipeh_ioam_trace_encode(&tr, id, sizeof(id)), 34);
-	ipeh_builder_init(&b, &tab, IPEH_HDR_HOPOPTS, NULL, 0);
-	ipeh_builder_add(&b, IPEH_OPT_IOAM, id, 34);
-	ipeh_builder_add(&b, IPEH_OPT_PMTU, pd, 4);
-	n = ipeh_builder_finish(&b, blk, sizeof(blk), NULL);
+	b = ipeh_builder_new(&tab, IPEH_HDR_HOPOPTS, NULL, 0);
+	assert_non_null(b);
+	ipeh_builder_add(b, IPEH_OPT_IOAM, id, 34);
+	ipeh_builder_add(b, IPEH_OPT_PMTU, pd, 4);
+	n = ipeh_builder_finish(b, blk, sizeof(blk), NULL);
+	ipeh_builder_free(b);
 	assert_int_equal(n, 48);
 	assert_int_equal(ipeh_validate(&tab, IPEH_HDR_HOPOPTS, blk, (size_t)n,
 				       NULL, IPEH_F_SETSOCKOPT, NULL), 0);

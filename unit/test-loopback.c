@@ -30,7 +30,7 @@ static void test_pmtu_ioam_over_loopback(void **state)
 	struct iovec iov = { rbuf, sizeof(rbuf) };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
 			      .msg_control = cb.buf, .msg_controllen = sizeof(cb.buf) };
-	struct ipeh_builder b;
+	struct ipeh_builder *b;
 	struct ipeh_opt o;
 	enum ipeh_hdr hdr;
 	const uint8_t *rb;
@@ -52,10 +52,12 @@ static void test_pmtu_ioam_over_loopback(void **state)
 	test_table(&t);
 	assert_int_equal(ipeh_pmtu_encode(&pm, pd, sizeof(pd)), 4);
 	assert_int_equal(ipeh_ioam_trace_encode(&tr, id, sizeof(id)), 34);
-	ipeh_builder_init(&b, &t, IPEH_HDR_HOPOPTS, NULL, IPEH_F_SETSOCKOPT);
-	ipeh_builder_add(&b, IPEH_OPT_IOAM, id, sizeof(id));
-	ipeh_builder_add(&b, IPEH_OPT_PMTU, pd, sizeof(pd));
-	n = ipeh_builder_finish(&b, blk, sizeof(blk), NULL);
+	b = ipeh_builder_new(&t, IPEH_HDR_HOPOPTS, NULL, IPEH_F_SETSOCKOPT);
+	assert_non_null(b);
+	ipeh_builder_add(b, IPEH_OPT_IOAM, id, sizeof(id));
+	ipeh_builder_add(b, IPEH_OPT_PMTU, pd, sizeof(pd));
+	n = ipeh_builder_finish(b, blk, sizeof(blk), NULL);
+	ipeh_builder_free(b);
 	assert_int_equal(n, 48);
 
 	r = ipeh_sock_set(tx, IPEH_HDR_HOPOPTS, blk, (size_t)n);

@@ -313,7 +313,6 @@ static void test_null_table_is_einval(void **state)
 	static const uint8_t blk[8] = { 0, 0, 0x1e, 4, 1, 2, 3, 4 };
 	struct ipeh_opt o = { .type = 0x1e, .len = 4, .data = blk + 4 };
 	struct ipeh_tlv_params p;
-	struct ipeh_builder b;
 	struct ipeh_prepared pr;
 	struct ipeh_error e;
 	uint8_t out[64];
@@ -323,9 +322,9 @@ static void test_null_table_is_einval(void **state)
 	assert_int_equal(e.rule, IPEH_RULE_PARAM);
 	assert_int_equal(ipeh_build(NULL, IPEH_HDR_DSTOPTS, &o, 1, out, sizeof(out), NULL, 0, &e), -EINVAL);
 	assert_int_equal(ipeh_prepare(&pr, NULL, IPEH_HDR_DSTOPTS, &o, 1, NULL, 0, &e), -EINVAL);
-	ipeh_builder_init(&b, NULL, IPEH_HDR_DSTOPTS, NULL, 0);
-	ipeh_builder_add(&b, 0x1e, blk + 4, 4);
-	assert_int_equal(ipeh_builder_finish(&b, out, sizeof(out), &e), -EINVAL);
+	errno = 0;
+	assert_null(ipeh_builder_new(NULL, IPEH_HDR_DSTOPTS, NULL, 0));
+	assert_int_equal(errno, EINVAL);
 	ipeh_tlv_params_unset(&p);
 	p.order = 5;
 	assert_int_equal(ipeh_table_set(NULL, 0x1e, &p, &e), -EINVAL);

@@ -12,8 +12,8 @@
  * Conventions: functions return 0 (or a length/count) on success and a
  * negative errno on failure.  Functions that can fail for a reason worth
  * explaining take an optional struct ipeh_error * (may be NULL).  The
- * caller owns every buffer; nothing here allocates except ipeh_nl_open(),
- * and there is no global mutable state.
+ * caller owns every buffer; nothing here allocates except ipeh_nl_open()
+ * and ipeh_builder_new(), and there is no global mutable state.
  */
 
 #ifndef IPEH_H
@@ -114,17 +114,29 @@ enum ipeh_rule {
 	IPEH_RULE_CODEC,	/* malformed option data for a codec */
 	IPEH_RULE_NETLINK,	/* netlink failure or kernel refusal (see msg) */
 	IPEH_RULE_SYSCALL,	/* a system call failed (see err) */
-	IPEH_RULE_END		/* one past the last rule (was __IPEH_RULE_MAX) */
+	IPEH_RULE_END		/* one past the last rule */
 };
 
 #define IPEH_ERROR_MSG_MAX	160
 
+/*
+ * What went wrong, filled by every function that takes one (err may be
+ * NULL).  Conventions: type, offset and index are -1 when they do not
+ * apply.  offset counts bytes from the start of the header (the
+ * next-header byte is 0): in the block given (validation, parsing) or
+ * in the block being built (builder: where the option's type byte would
+ * have gone).  index names an input item: opts[index] of ipeh_build()
+ * or ipeh_prepare(), the index-th ipeh_builder_add() since new() or
+ * reset() (from 0), e[index] of ipeh_nl_replace(); validation and
+ * parsing name options by offset.
+ */
 struct ipeh_error {
 	int err;		/* negative errno, equal to the return value */
 	enum ipeh_rule rule;
-	int type;		/* option type involved, -1 if none */
-	long offset;		/* byte offset from the header start, -1 if none */
+	int type;		/* option type involved */
+	long offset;		/* byte offset from the header start */
 	char msg[IPEH_ERROR_MSG_MAX]; /* human-readable, includes kernel extack */
+	int index;		/* input option at fault */
 };
 
 /* Short stable name of a rule ("align", "order", ...); never NULL. */
@@ -286,67 +298,59 @@ ssize_t ipeh_build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 		   const struct ipeh_limits *lim, unsigned int flags,
 		   struct ipeh_error *err);
 
-/* Incremental form of ipeh_build(): caller-allocated, no allocation. */
+/* At most this many options in one builder or prepared block. */
 #define IPEH_BUILDER_MAX_OPTS	64
 
 /*
- * The layout of the last block a builder produced, kept in the builder
- * (not global): when finish() is called again with the same option types
- * and lengths, the same header, flags and limits, and table entries equal
- * to those used last time, the layout and every check are known to give
- * the same result, so only the bytes are written.  Data may differ.
+ * Incremental form of ipeh_build(), for a flow that sends many packets:
+ * the options of each packet are added one by one, and finish() writes
+ * the block.  The builder is opaque (but for its head, below):
+ * ipeh_builder_new() allocates it
+ * once per flow (the only allocation; add, reset and finish allocate
+ * nothing) and ipeh_builder_free() releases it.  It remembers the layout
+ * of the last block it wrote: when finish() is called again with the same
+ * option types and lengths, and the table entries it used are unchanged,
+ * only the bytes are written.  A builder is not shared between threads
+ * without a lock; builders of different threads are independent.
+ *
+ * ipeh_builder_new(): t is referenced, not copied (a table updated in
+ * place is noticed by the next finish()); lim NULL = kernel defaults;
+ * flags as ipeh_build().  NULL with errno EINVAL (no table, bad header
+ * kind, unknown flag) or ENOMEM.
  */
-struct ipeh_builder_memo_opt {	/* one per option, input order */
-	uint8_t type;
-	uint8_t len;
-	uint16_t data_off;
-	struct ipeh_tlv_params params;	/* the table entry used */
-};
+struct ipeh_builder;
 
-struct ipeh_builder_memo {
-	bool valid;
-	uint8_t nopts;
-	uint16_t len;		/* block length */
-	const struct ipeh_table *table;
-	enum ipeh_hdr hdr;
-	unsigned int flags;
-	struct ipeh_limits limits;
-	struct ipeh_builder_memo_opt opt[IPEH_BUILDER_MAX_OPTS];
-	uint16_t data_off[IPEH_BUILDER_MAX_OPTS]; /* build()'s output */
-	uint8_t skel[IPEH_HDR_MAX];	/* the block; data areas overwritten */
-};
-
+struct ipeh_builder *ipeh_builder_new(const struct ipeh_table *t,
+				      enum ipeh_hdr hdr,
+				      const struct ipeh_limits *lim,
+				      unsigned int flags);
+void ipeh_builder_free(struct ipeh_builder *b);
 /*
- * About 4.5 KiB: keep one per flow (static or heap), set up with
- * ipeh_builder_init(); the fields are not to be changed directly.
- */
-struct ipeh_builder {
-	const struct ipeh_table *table;
-	enum ipeh_hdr hdr;
-	unsigned int flags;
-	struct ipeh_limits limits;
-	int error;		/* first add() error, reported by finish() */
-	size_t nopts;
-	struct ipeh_opt opts[IPEH_BUILDER_MAX_OPTS];
-	struct ipeh_builder_memo memo;	/* private to the library */
-};
-
-void ipeh_builder_init(struct ipeh_builder *b, const struct ipeh_table *t,
-		       enum ipeh_hdr hdr, const struct ipeh_limits *lim,
-		       unsigned int flags);
-/* Emit the block (see ipeh_build()). */
-ssize_t ipeh_builder_finish(struct ipeh_builder *b, void *buf, size_t buflen,
-			    struct ipeh_error *err);
-
-/*
- * ipeh_builder_add(): add one option; data is referenced until finish().
- * ipeh_builder_reset(): forget the options, keep table/header/limits/flags
- * (and the memo).
+ * Add one option; data is referenced until finish().  Returns 0, or
+ * -EINVAL (type 0 or 1, length above 255, NULL data with a length) or
+ * -E2BIG (more than IPEH_BUILDER_MAX_OPTS options).  The first failed
+ * add() is also reported by finish(), naming that option (see
+ * ipeh_builder_finish()), so a sender may check only finish().
+ *
+ * ipeh_builder_reset(): forget the options and any add() error; keep
+ * table, header, limits, flags and the remembered layout.
  *
  * Both are per-packet calls, so they are C99 inline functions here (the
- * library also exports them); compilers in GNU89 inline mode, or with
- * IPEH_NO_INLINE defined, call the library's.
+ * library also exports them).  They use only the head of the builder,
+ * struct ipeh_builder_head, which every builder starts with: its layout
+ * is part of the ABI, the rest of the builder is private to the library.
+ * Compilers in GNU89 inline mode, or with IPEH_NO_INLINE defined, call
+ * the library's functions.
  */
+struct ipeh_builder_head {
+	size_t nopts;		/* options added since new() or reset() */
+	int add_error;		/* the first failed add() since then, or 0: */
+	int add_index;		/*   its index (options added before it), */
+	int add_type;		/*   the type it was given, */
+	size_t add_len;		/*   and the length */
+	struct ipeh_opt opts[IPEH_BUILDER_MAX_OPTS];
+};
+
 #if defined(IPEH_NO_INLINE) || defined(__GNUC_GNU_INLINE__) || \
 	(!defined(__cplusplus) && (!defined(__STDC_VERSION__) || \
 				   __STDC_VERSION__ < 199901L))
@@ -358,19 +362,24 @@ void ipeh_builder_reset(struct ipeh_builder *b);
 inline int ipeh_builder_add(struct ipeh_builder *b, uint8_t type,
 			    const void *data, size_t len)
 {
+	struct ipeh_builder_head *h = (struct ipeh_builder_head *)(void *)b;
 	struct ipeh_opt *o;
 	int err = 0;
 
 	if (type < 2 || len > 255 || (len && !data))
 		err = -EINVAL;
-	else if (b->nopts >= IPEH_BUILDER_MAX_OPTS)
+	else if (h->nopts >= IPEH_BUILDER_MAX_OPTS)
 		err = -E2BIG;
 	if (err) {
-		if (!b->error)
-			b->error = err;
+		if (!h->add_error) {
+			h->add_error = err;
+			h->add_index = (int)h->nopts;
+			h->add_type = type;
+			h->add_len = len;
+		}
 		return err;
 	}
-	o = &b->opts[b->nopts++];
+	o = &h->opts[h->nopts++];
 	o->type = type;
 	o->len = (uint8_t)len;
 	o->data = (const uint8_t *)data;
@@ -380,10 +389,23 @@ inline int ipeh_builder_add(struct ipeh_builder *b, uint8_t type,
 
 inline void ipeh_builder_reset(struct ipeh_builder *b)
 {
-	b->error = 0;
-	b->nopts = 0;
+	struct ipeh_builder_head *h = (struct ipeh_builder_head *)(void *)b;
+
+	h->add_error = 0;
+	h->nopts = 0;
 }
 #endif
+
+/*
+ * Emit the block for the options added since new() or reset(), as
+ * ipeh_build() would for them in the order they were added.  On failure
+ * err->index is the add() call at fault (0 for the first option added),
+ * err->type the type it was given, and err->offset the byte of the block
+ * where that option's type byte would have gone, -1 for errors of the
+ * input itself (an add() that failed) or of the whole header.
+ */
+ssize_t ipeh_builder_finish(struct ipeh_builder *b, void *buf, size_t buflen,
+			    struct ipeh_error *err);
 
 /*
  * A prepared block: the layout and every check done once by

@@ -9,6 +9,8 @@
  * order, so every block returned validates.
  */
 
+#include <stdlib.h>
+
 #include "internal.h"
 
 static inline unsigned int pad_needed(size_t offset,
@@ -90,41 +92,48 @@ static inline uint8_t *put_pad(uint8_t *w, unsigned int pad)
 	return w;
 }
 
-/* Checks one option as the kernel would; 1 = deep-checked, 0 = not. */
+/* An input option's failure: say which one (ipeh_error's index). */
+static inline int at_input(struct ipeh_error *err, size_t index, int ret)
+{
+	if (err)
+		err->index = (int)index;
+	return ret;
+}
+
+/*
+ * Checks one option as the kernel would; 1 = deep-checked, 0 = not.
+ * i is its input index, at the offset its type byte would have.
+ */
 static int check_opt(const struct ipeh_tlv_params *p, const struct ipeh_opt *o,
-		     enum ipeh_hdr hdr, unsigned int flags,
+		     size_t i, long at, enum ipeh_hdr hdr, unsigned int flags,
 		     struct ipeh_error *err)
 {
 	unsigned int perm = flags & IPEH_F_ADMIN ? p->admin_perm : p->user_perm;
 	unsigned int class = (unsigned int)hdr;
+	int t = o->type;
 
-	if (p->align_mult < 1 || p->align_mult > 16 ||
-	    p->align_off >= p->align_mult)
-		return ipeh__fail(err, -EINVAL, IPEH_RULE_PARAM, o->type, -1,
-				  "type 0x%02x: table entry has invalid alignment %un+%u",
-				  o->type, p->align_mult, p->align_off);
 	if (perm == IPEH_PERM_NO_CHECK)
 		return 0;
 	if (perm != IPEH_PERM_CHECK)
-		return ipeh__fail(err, -EPERM, IPEH_RULE_PERM, o->type, -1,
-				  "option 0x%02x may not be sent by %s",
-				  o->type, flags & IPEH_F_ADMIN ? "admin" : "user");
+		return at_input(err, i, ipeh__fail(err, -EPERM, IPEH_RULE_PERM, t, at,
+				  "option %zu (type 0x%02x, byte %ld): may not be sent by %s",
+				  i, t, at, flags & IPEH_F_ADMIN ? "admin" : "user"));
 	if ((p->class_mask & class) != class)
-		return ipeh__fail(err, -EINVAL, IPEH_RULE_CLASS, o->type, -1,
-				  "option 0x%02x not allowed in %s header",
-				  o->type, ipeh_hdr_name(hdr));
+		return at_input(err, i, ipeh__fail(err, -EINVAL, IPEH_RULE_CLASS, t, at,
+				  "option %zu (type 0x%02x, byte %ld): not allowed in a %s header",
+				  i, t, at, ipeh_hdr_name(hdr)));
 	if (o->len < p->min_data_len || o->len > p->max_data_len)
-		return ipeh__fail(err, -EINVAL, IPEH_RULE_DATA_LEN, o->type, -1,
-				  "option 0x%02x data length %u not in %u..%u",
-				  o->type, o->len, p->min_data_len,
-				  p->max_data_len);
+		return at_input(err, i, ipeh__fail(err, -EINVAL, IPEH_RULE_DATA_LEN, t, at,
+				  "option %zu (type 0x%02x, byte %ld): data length %u not in %u..%u",
+				  i, t, at, o->len, p->min_data_len,
+				  p->max_data_len));
 	if (p->data_len_mult < 1 || p->data_len_mult > 16 ||
 	    ipeh__mod(o->len, p->data_len_mult) != p->data_len_off)
-		return ipeh__fail(err, -EINVAL, IPEH_RULE_DATA_LEN_MULT,
-				  o->type, -1,
-				  "option 0x%02x data length %u is not %un+%u",
-				  o->type, o->len, p->data_len_mult,
-				  p->data_len_off);
+		return at_input(err, i, ipeh__fail(err, -EINVAL, IPEH_RULE_DATA_LEN_MULT,
+				  t, at,
+				  "option %zu (type 0x%02x, byte %ld): data length %u is not %un+%u",
+				  i, t, at, o->len, p->data_len_mult,
+				  p->data_len_off));
 	return 1;
 }
 
@@ -145,6 +154,7 @@ static ssize_t build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 	bool header_rules = !(flags & IPEH_F_ADMIN);
 	long over_off = -1;
 	int over_type = -1;
+	size_t over_in = 0;
 	size_t i, j, offset, total, hdr_max;
 	uint8_t *w;
 
@@ -173,25 +183,36 @@ static ssize_t build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 	/* layout and checks, in the order the kernel will see the options */
 	offset = 2;
 	for (i = 0; i < nopts; i++) {
-		const struct ipeh_opt *o = &opts[idx[i]];
+		size_t in = idx[i];
+		const struct ipeh_opt *o = &opts[in];
 		const struct ipeh_tlv_params *p = &t->params[o->type];
 		int deep;
 
 		if (o->type < 2)
-			return ipeh__fail(err, -EINVAL, IPEH_RULE_PARAM, o->type,
-					  -1, "padding is not an option to add");
+			return at_input(err, in, ipeh__fail(err, -EINVAL,
+					  IPEH_RULE_PARAM, o->type, -1,
+					  "option %zu: type %u is padding, which the builder adds itself",
+					  in, o->type));
 		if (o->len && !o->data)
-			return ipeh__fail(err, -EINVAL, IPEH_RULE_PARAM, o->type,
-					  -1, "option 0x%02x has no data",
-					  o->type);
-		deep = check_opt(p, o, hdr, flags, err);
-		if (deep < 0)
-			return deep;
+			return at_input(err, in, ipeh__fail(err, -EINVAL,
+					  IPEH_RULE_PARAM, o->type, -1,
+					  "option %zu (type 0x%02x): no data for length %u",
+					  in, o->type, o->len));
+		if (p->align_mult < 1 || p->align_mult > 16 ||
+		    p->align_off >= p->align_mult)
+			return at_input(err, in, ipeh__fail(err, -EINVAL,
+					  IPEH_RULE_PARAM, o->type, -1,
+					  "option %zu (type 0x%02x): table entry has invalid alignment %un+%u",
+					  in, o->type, p->align_mult, p->align_off));
 		pads[i] = (uint8_t)pad_needed(offset, p);
 		offset += pads[i];
+		deep = check_opt(p, o, in, (long)offset, hdr, flags, err);
+		if (deep < 0)
+			return deep;
 		if (cnt++ == max_cnt) {	/* every option counts */
 			over_off = (long)offset;
 			over_type = o->type;
+			over_in = in;
 		}
 		if (deep)
 			header_rules = true;
@@ -201,9 +222,10 @@ static ssize_t build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 		return ipeh__fail(err, -EPERM, IPEH_RULE_PERM, -1, -1,
 				  "a header of padding only may not be sent by user");
 	if (header_rules && cnt > max_cnt)
-		return ipeh__fail(err, -E2BIG, IPEH_RULE_COUNT, over_type,
-				  over_off, "%u options, at most %u allowed",
-				  cnt, max_cnt);
+		return at_input(err, over_in, ipeh__fail(err, -E2BIG,
+				  IPEH_RULE_COUNT, over_type, over_off,
+				  "%u options, at most %u allowed: option %zu (type 0x%02x, byte %ld) is one too many",
+				  cnt, max_cnt, over_in, over_type, over_off));
 	total = (offset + 7) & ~(size_t)7;
 	if (total > hdr_max)
 		return ipeh__fail(err, -EMSGSIZE, IPEH_RULE_LENGTH, -1, -1,
@@ -250,6 +272,37 @@ ssize_t ipeh_build(const struct ipeh_table *t, enum ipeh_hdr hdr,
 }
 
 /*
+ * The builder's state, opaque to applications (ipeh.h): what new() was
+ * given, the options added since reset(), the first add() that failed,
+ * and the layout of the last block written.
+ */
+struct memo_opt {		/* one per option, input order */
+	uint8_t type;
+	uint8_t len;
+	uint16_t data_off;
+	struct ipeh_tlv_params params;	/* the table entry used */
+};
+
+struct ipeh_builder {
+	/* first: the options and add() errors, public for the inline add() */
+	struct ipeh_builder_head h;
+	const struct ipeh_table *table;
+	enum ipeh_hdr hdr;
+	unsigned int flags;
+	struct ipeh_limits limits;
+	/* the last block written: valid when memo_valid */
+	bool memo_valid;
+	uint8_t memo_nopts;
+	uint16_t memo_len;
+	struct memo_opt memo[IPEH_BUILDER_MAX_OPTS];
+	uint16_t data_off[IPEH_BUILDER_MAX_OPTS]; /* build()'s output */
+	uint8_t skel[IPEH_HDR_MAX];	/* the block; data areas overwritten */
+};
+
+_Static_assert(offsetof(struct ipeh_builder, h) == 0,
+	       "the inline add() finds the head at the builder's address");
+
+/*
  * All 12 bytes, padding included, as two wide loads: a padding byte that
  * differs only costs a rebuild, never a wrong block.
  */
@@ -268,21 +321,20 @@ static inline bool params_equal(const struct ipeh_tlv_params *a,
 	return ((a8 ^ b8) | (a4 ^ b4)) == 0;
 }
 
+/*
+ * The table, header, flags and limits are fixed at new(); the options'
+ * types and lengths and the table's entries for them are compared here.
+ */
 static inline bool memo_hit(const struct ipeh_builder *b)
 {
-	const struct ipeh_builder_memo *m = &b->memo;
-	const struct ipeh_tlv_params *tp;
-	size_t i, n = b->nopts;
+	const struct ipeh_tlv_params *tp = b->table->params;
+	size_t i, n = b->h.nopts;
 
-	/* table, header, flags and limits change only through init(),
-	 * which drops the memo; the table's entries are compared here
-	 */
-	if (!m->valid || m->nopts != n || m->table != b->table || !b->table)
+	if (!b->memo_valid || b->memo_nopts != n)
 		return false;
-	tp = b->table->params;
 	for (i = 0; i < n; i++) {
-		const struct ipeh_builder_memo_opt *mo = &m->opt[i];
-		const struct ipeh_opt *o = &b->opts[i];
+		const struct memo_opt *mo = &b->memo[i];
+		const struct ipeh_opt *o = &b->h.opts[i];
 
 		/*
 		 * type and len one byte at a time: add() stored them so,
@@ -302,33 +354,40 @@ static inline bool memo_hit(const struct ipeh_builder *b)
 
 static void memo_store(struct ipeh_builder *b, const void *blk, size_t len)
 {
-	struct ipeh_builder_memo *m = &b->memo;
 	size_t i;
 
-	for (i = 0; i < b->nopts; i++) {
-		struct ipeh_builder_memo_opt *mo = &m->opt[i];
-		const struct ipeh_opt *o = &b->opts[i];
+	for (i = 0; i < b->h.nopts; i++) {
+		struct memo_opt *mo = &b->memo[i];
+		const struct ipeh_opt *o = &b->h.opts[i];
 
 		mo->type = o->type;
 		mo->len = o->len;
-		mo->data_off = m->data_off[i];
+		mo->data_off = b->data_off[i];
 		memcpy(&mo->params, &b->table->params[o->type],
 		       sizeof(mo->params));
 	}
-	m->nopts = (uint8_t)b->nopts;
-	m->len = (uint16_t)len;
-	m->table = b->table;
-	m->hdr = b->hdr;
-	m->flags = b->flags;
-	m->limits = b->limits;
-	memcpy(m->skel, blk, len);
-	m->valid = true;
+	b->memo_nopts = (uint8_t)b->h.nopts;
+	b->memo_len = (uint16_t)len;
+	memcpy(b->skel, blk, len);
+	b->memo_valid = true;
 }
 
-void ipeh_builder_init(struct ipeh_builder *b, const struct ipeh_table *t,
-		       enum ipeh_hdr hdr, const struct ipeh_limits *lim,
-		       unsigned int flags)
+#define IPEH_F_ALL	(IPEH_F_ADMIN | IPEH_F_SETSOCKOPT | IPEH_F_DELETING)
+
+struct ipeh_builder *ipeh_builder_new(const struct ipeh_table *t,
+				      enum ipeh_hdr hdr,
+				      const struct ipeh_limits *lim,
+				      unsigned int flags)
 {
+	struct ipeh_builder *b;
+
+	if (!t || !ipeh__hdr_ok(hdr) || (flags & ~IPEH_F_ALL)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	b = malloc(sizeof(*b));
+	if (!b)
+		return NULL;
 	b->table = t;
 	b->hdr = hdr;
 	b->flags = flags;
@@ -336,9 +395,15 @@ void ipeh_builder_init(struct ipeh_builder *b, const struct ipeh_table *t,
 		b->limits = *lim;
 	else
 		ipeh_limits_default(&b->limits);
-	b->error = 0;
-	b->nopts = 0;
-	b->memo.valid = false;
+	b->h.nopts = 0;
+	b->h.add_error = 0;
+	b->memo_valid = false;
+	return b;
+}
+
+void ipeh_builder_free(struct ipeh_builder *b)
+{
+	free(b);
 }
 
 #ifdef IPEH_BUILDER_INLINE
@@ -347,22 +412,29 @@ extern inline int ipeh_builder_add(struct ipeh_builder *b, uint8_t type,
 				   const void *data, size_t len);
 extern inline void ipeh_builder_reset(struct ipeh_builder *b);
 #else
+/* As the header's inline functions (IPEH_NO_INLINE, GNU89 inline mode). */
+static IPEH_COLD int add_failed(struct ipeh_builder *b, int err,
+				uint8_t type, size_t len)
+{
+	if (!b->h.add_error) {
+		b->h.add_error = err;
+		b->h.add_index = (int)b->h.nopts;
+		b->h.add_type = type;
+		b->h.add_len = len;
+	}
+	return err;
+}
+
 int ipeh_builder_add(struct ipeh_builder *b, uint8_t type, const void *data,
 		     size_t len)
 {
 	struct ipeh_opt *o;
 
-	if (type < 2 || len > 255 || (len && !data)) {
-		if (!b->error)
-			b->error = -EINVAL;
-		return -EINVAL;
-	}
-	if (b->nopts >= IPEH_BUILDER_MAX_OPTS) {
-		if (!b->error)
-			b->error = -E2BIG;
-		return -E2BIG;
-	}
-	o = &b->opts[b->nopts++];
+	if (type < 2 || len > 255 || (len && !data))
+		return add_failed(b, -EINVAL, type, len);
+	if (b->h.nopts >= IPEH_BUILDER_MAX_OPTS)
+		return add_failed(b, -E2BIG, type, len);
+	o = &b->h.opts[b->h.nopts++];
 	o->type = type;
 	o->len = (uint8_t)len;
 	o->data = data;
@@ -372,41 +444,64 @@ int ipeh_builder_add(struct ipeh_builder *b, uint8_t type, const void *data,
 
 void ipeh_builder_reset(struct ipeh_builder *b)
 {
-	b->error = 0;
-	b->nopts = 0;
+	b->h.add_error = 0;
+	b->h.nopts = 0;
 }
 #endif
+
+static IPEH_COLD int add_error_report(const struct ipeh_builder *b,
+				      struct ipeh_error *err)
+{
+	int i = b->h.add_index, type = b->h.add_type;
+
+	if (b->h.add_error == -E2BIG)
+		ipeh__fail(err, -E2BIG, IPEH_RULE_PARAM, type, -1,
+			   "option %d (type 0x%02x): the builder holds at most %d options",
+			   i, type, IPEH_BUILDER_MAX_OPTS);
+	else if (type < 2)
+		ipeh__fail(err, -EINVAL, IPEH_RULE_PARAM, type, -1,
+			   "option %d: type %d is padding, which the builder adds itself",
+			   i, type);
+	else if (b->h.add_len > 255)
+		ipeh__fail(err, -EINVAL, IPEH_RULE_PARAM, type, -1,
+			   "option %d (type 0x%02x): data length %zu is more than 255",
+			   i, type, b->h.add_len);
+	else
+		ipeh__fail(err, -EINVAL, IPEH_RULE_PARAM, type, -1,
+			   "option %d (type 0x%02x): no data for length %zu",
+			   i, type, b->h.add_len);
+	if (err)
+		err->index = i;
+	return b->h.add_error;
+}
 
 ssize_t ipeh_builder_finish(struct ipeh_builder *b, void *buf, size_t buflen,
 			    struct ipeh_error *err)
 {
-	struct ipeh_builder_memo *m = &b->memo;
 	uint8_t *w = buf;
-	ssize_t n;
 	size_t i;
+	ssize_t n;
 
-	if (b->error)
-		return ipeh__fail(err, b->error, IPEH_RULE_PARAM, -1, -1,
-				  "an option could not be added (%s)",
-				  b->error == -E2BIG ? "builder full" :
-				  "invalid type or length");
+	if (b->h.add_error)
+		return add_error_report(b, err);
 	if (memo_hit(b)) {
-		if (!buf || buflen < m->len)
+		if (!buf || buflen < b->memo_len)
 			return ipeh__fail(err, -ENOBUFS, IPEH_RULE_BUFFER, -1,
 					  -1, "block needs %u bytes, buffer has %zu",
-					  m->len, buflen);
-		copy_small(w, m->skel, m->len);
-		for (i = 0; i < b->nopts; i++)
-			copy_small(w + m->opt[i].data_off, b->opts[i].data,
-				   b->opts[i].len);
-		return m->len;
+					  b->memo_len, buflen);
+		copy_small(w, b->skel, b->memo_len);
+		for (i = 0; i < b->h.nopts; i++)
+			copy_small(w + b->memo[i].data_off, b->h.opts[i].data,
+				   b->h.opts[i].len);
+		return b->memo_len;
 	}
-	n = build(b->table, b->hdr, b->opts, b->nopts, buf, buflen,
-		  &b->limits, b->flags, err, m->data_off);
+	n = build(b->table, b->hdr, b->h.opts, b->h.nopts, buf, buflen,
+		  &b->limits, b->flags, err, b->data_off);
 	if (n > 0)
 		memo_store(b, buf, (size_t)n);
 	return n;
 }
+
 
 ssize_t ipeh_prepare(struct ipeh_prepared *p, const struct ipeh_table *t,
 		     enum ipeh_hdr hdr, const struct ipeh_opt *opts,

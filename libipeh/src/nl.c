@@ -350,6 +350,7 @@ int ipeh_nl_replace(struct ipeh_nl *nl, const struct ipeh_nl_entry *e,
 		for (i = n; i-- > 0;)
 			if ((long)off[i] <= nl->err_offset) {
 				err->type = e[i].type;
+				err->index = (int)i;
 				break;
 			}
 	}

@@ -55,6 +55,7 @@ void ipeh_error_clear(struct ipeh_error *e)
 	e->rule = IPEH_RULE_NONE;
 	e->type = -1;
 	e->offset = -1;
+	e->index = -1;
 	e->msg[0] = '\0';
 }
 
@@ -69,6 +70,7 @@ int ipeh__fail(struct ipeh_error *e, int err, enum ipeh_rule rule, int type,
 	e->rule = rule;
 	e->type = type;
 	e->offset = offset;
+	e->index = -1;
 	va_start(ap, fmt);
 	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
 	va_end(ap);
