@@ -121,8 +121,8 @@ awk '
 	}' "$results/kernel.log" >> "$all"
 
 # A built-in KUnit suite that printed nothing is a failure, not a pass; so is
-# every case the series defines (net/ipv6/exthdrs_kunit.c of the booted tree)
-# that reported no result.
+# every case of vm-images/kunit-cases.txt that reported no result, and a
+# patched tree (net/ipv6/exthdrs_kunit.c) that defines other cases than it.
 kbuild=$(dirname "$kernel")/../../..
 if grep -q '^CONFIG_KUNIT=y' "$kbuild/.config" 2>/dev/null &&
 	grep -qE '^CONFIG_[A-Z0-9_]*KUNIT_TEST=y' "$kbuild/.config" &&
@@ -131,12 +131,18 @@ if grep -q '^CONFIG_KUNIT=y' "$kbuild/.config" 2>/dev/null &&
 		echo "not ok kunit: KUnit suites are built in but no TAP result reached the console" >> "$all"
 	fi
 	if grep -q '^CONFIG_IPV6_EXTHDRS_KUNIT_TEST=y' "$kbuild/.config"; then
-		"$(dirname "$0")/kunit-expected.sh" "$kbuild/../src/net/ipv6/exthdrs_kunit.c" > "$results/kunit-expected.txt" ||
+		# the cases the patched tree defines must be the pinned list, and
+		# each must report a result
+		pinned=$(dirname "$0")/kunit-cases.txt
+		if ! "$(dirname "$0")/kunit-expected.sh" "$kbuild/../src/net/ipv6/exthdrs_kunit.c" > "$results/kunit-expected.txt"; then
 			echo "not ok kunit: the list of the series' KUnit cases could not be read from exthdrs_kunit.c" >> "$all"
+		elif ! grep -v '^#' "$pinned" | diff - "$results/kunit-expected.txt" > "$results/kunit-cases.diff"; then
+			echo "not ok kunit: the series defines other KUnit cases than vm-images/kunit-cases.txt: $(grep '^[<>]' "$results/kunit-cases.diff" | head -n 4 | tr '\n' ' ')" >> "$all"
+		fi
 		while read -r case; do
 			grep -qE "^(ok|not ok|skip) kunit: ${case//./\\.}( |$)" "$all" ||
 				echo "not ok kunit: $case defined by the series but reported no result" >> "$all"
-		done < "$results/kunit-expected.txt"
+		done < <(grep -v '^#' "$pinned")
 	fi
 fi
 
@@ -144,7 +150,7 @@ fi
 # The kernel's own report headers (as syzkaller and kselftest's dmesg checks
 # look for them): panics, Oops, BUG and WARNING (lockdep's reports start with
 # one), KASAN/KFENCE/UBSAN/kmemleak, RCU stalls, hung tasks, soft lockups.
-if grep -nE '^(Kernel panic|Oops|BUG: |WARNING: |kernel BUG at|general protection fault|KASAN|KFENCE: |UBSAN: |kmemleak: [0-9]+ new suspected|INFO: task .* blocked|INFO: rcu_|rcu: INFO: |rcu: .*detected stalls|watchdog: BUG|Unable to handle kernel|divide error: |invalid opcode: |stack segment: |refcount_t: |list_(add|del) corruption|RTNL: assertion failed)' \
+if grep -nE '^(Kernel panic|Oops|BUG: |WARNING: |kernel BUG at|general protection fault|KASAN|KFENCE: |UBSAN: |kmemleak: [0-9]+ new suspected|INFO: task .* blocked|INFO: rcu_|rcu: INFO: |rcu: .*detected stalls|watchdog: BUG|Unable to handle kernel|divide error: |invalid opcode: |stack segment: |refcount_t: |list_(add|del) corruption|RTNL: assertion failed|unregister_netdevice: waiting for)' \
 	"$results/kernel.log" > "$results/splats.txt"; then
 	first=$(head -n 1 "$results/splats.txt" | cut -d: -f2- | cut -c1-120)
 	echo "not ok kernel: no panic/Oops/BUG/WARN/KASAN/lockdep report on the console -- $first" >> "$all"
