@@ -7,6 +7,14 @@ case "$out" in
 *admin=hidden*) ok "unprivileged GET hides admin_perm" ;;
 *) not_ok "unprivileged GET hides admin_perm" "$out" ;;
 esac
+out=$(as_user sender "$PROBE" dump 2>&1)
+n=$(grep -c '^0x' <<< "$out")
+shown=$(grep '^0x' <<< "$out" | grep -v ' admin=hidden ' | head -n 2 | tr '\n' ';')
+if [ "$n" -eq 254 ] && [ -z "$shown" ]; then
+	ok "unprivileged dump hides admin_perm in all 254 entries"
+else
+	not_ok "unprivileged dump hides admin_perm in all 254 entries" "$n lines; shown: $shown"
+fi
 before=$("$PROBE" get ioam 2>&1)
 case "$before" in
 "0x31 order=50 admin=no-check "*) ok "privileged GET shows admin_perm" ;;

@@ -77,6 +77,16 @@ expect "root: misaligned IOAM accepted" ok in_ns sender "$PROBE" sockopt hop "$M
 expect "root: trailing Pad1 x4 accepted" ok in_ns sender "$PROBE" sockopt hop "$PAD1_TRAILING"
 expect "root: unknown option 0x3e accepted in Hop-by-Hop" ok in_ns sender "$PROBE" sockopt hop "0000""3e04""01020304"
 expect "root: unknown option via sendmsg accepted" ok in_ns sender "$PROBE" send dst "0000""3e04""01020304" $dst 9 --cmsg
+# Structure is checked for everyone: an option or a PadN running past the
+# header is EINVAL also for CAP_NET_RAW (kernel/TLV-TABLE.md)
+for via in sockopt cmsg; do
+	if [ $via = sockopt ]; then run() { in_ns sender "$PROBE" sockopt "$@"; }
+	else run() { in_ns sender "$PROBE" send "$1" "$2" $dst 9 --cmsg; }; fi
+	expect "root ($via): an option running past the header gives EINVAL" EINVAL \
+		run dst "0000""1e08""00000000"
+	expect "root ($via): a PadN running past the header gives EINVAL" EINVAL \
+		run hop "0000""0108""00000000"
+done
 
 # Removing sticky options is allowed to everyone, also after the permission
 # to send them was revoked: it can only take options off one's own packets.
@@ -146,6 +156,19 @@ nocheck_case "one no-check option, max_dst_opts_length 4" \
 	net.ipv6.max_dst_opts_length=4 EMSGSIZE rtdst "00003e0001020000"
 nocheck_case "one no-check option, max_dst_opts_length 8" \
 	net.ipv6.max_dst_opts_length=8 ok rtdst "00003e0001020000"
+# Data length outside the entry's min..max (0x1e: len=0-20, lenmult=4n+0),
+# the preferred order (RA 20 < 0x1e 100), and one type twice (equal
+# orders are allowed: non-decreasing)
+nocheck_case "option 0x1e with 24 data bytes (max 20)" \
+	net.ipv6.max_dst_opts_number=8 EINVAL dst "0003""1e18""000000000000000000000000000000000000000000000000""0102""0000"
+nocheck_case "option 0x1e with 2 data bytes (not 4n+0)" \
+	net.ipv6.max_dst_opts_number=8 EINVAL dst "0000""1e02""0000""0100"
+nocheck_case "RA then 0x1e (in preferred order)" \
+	net.ipv6.max_hbh_opts_number=8 ok hop "0001""0502""0000""0102""0000""1e04""01020304"
+nocheck_case "0x1e then RA (out of preferred order)" \
+	net.ipv6.max_hbh_opts_number=8 EINVAL hop "0001""1e04""01020304""0502""0000""0102""0000"
+nocheck_case "option 0x1e twice" \
+	net.ipv6.max_dst_opts_number=8 ok dst "0001""1e04""01020304""0100""1e04""05060708"
 # a privileged sender's header with no checked option is held to nothing
 in_ns sender sysctl -qw net.ipv6.max_hbh_opts_number=2
 expect "root: three no-check options, max_hbh_opts_number 2, accepted" ok \

@@ -142,10 +142,10 @@ poll_ok "journal: reload failed, policy kept, with file:line" 10 \
 
 # --- drift: a short interval through the file ---------------------------------
 sed 's/^interval = .*/interval = 2/' "$orig" > "$conf"
-check "systemctl reload tlvd (good file, interval = 2)" systemctl reload tlvd
+must_run "systemctl reload tlvd (good file, interval = 2)" systemctl reload tlvd
 poll_ok "a good reload clears the error" 10 status_has "last error: none"
 # ra first: the check that reverts ioam then has seen ra changed too
-check "tlvctl set ra user check (a type the policy does not name)" tlvctl set ra user check
+must_run "tlvctl set ra user check (a type the policy does not name)" tlvctl set ra user check
 out=$(tlvctl set ioam user none 2>&1)
 rc=$?
 case "$rc:$out" in
@@ -157,7 +157,7 @@ poll_ok "drift reverted by tlvd within the interval (2 s)" 5 user_is ioam check
 poll_ok "journal: the drift is logged" 10 \
 	logged "drift: 1 type differs from the policy (ioam), re-asserting"
 check "a type the policy does not name is left alone (unmentioned = keep)" user_is ra check
-check "tlvctl unset ra (back to its built-in row)" tlvctl unset ra
+must_run "tlvctl unset ra (back to its built-in row)" tlvctl unset ra
 check "Router Alert back to user none" user_is ra none
 
 # --- drift seen through a change notification: the timer is an hour away ------
@@ -167,7 +167,7 @@ n0=$(applied_count)
 sed 's/^interval = .*/interval = 3600/' "$orig" > "$conf"
 must_run "systemctl reload tlvd (interval = 3600)" systemctl reload tlvd
 must_run "the reload with interval = 3600 is applied" wait_for 10 applied_more "$n0"
-check "tlvctl set ioam user none (behind tlvd's back, its timer an hour away)" tlvctl set ioam user none
+must_run "tlvctl set ioam user none (behind tlvd's back, its timer an hour away)" tlvctl set ioam user none
 poll_ok "drift reverted within 5 s: tlvd acted on the tlv-changes notification" 5 user_is ioam check
 
 # --- a section removed on reload: the type goes back to its default ----------

@@ -183,6 +183,30 @@ test_eperm() {
 	fi
 }
 
+# Exit status 3 (EX_TIMEOUT): nothing, or not enough, arrived in time.
+# Port 5999 has no listener and no sender.
+test_timeouts() {
+	local rc t0 took b
+	for b in ioam-receiver pmtu-receiver; do
+		t0=$SECONDS
+		as_user receiver $b --count 1 --timeout 1 5999 > "$R-timeout-$b.out" 2>&1
+		rc=$? took=$((SECONDS - t0))
+		if [ $rc = 3 ] && [ $took -le 10 ]; then
+			ok "$b: nothing within --timeout 1 gives exit 3"
+		else
+			not_ok "$b: nothing within --timeout 1 gives exit 3" "exit $rc after ${took}s: $(tail_of "$R-timeout-$b.out")"
+		fi
+	done
+	# the sender with no receiver: port unreachable, then no reply in time
+	as_user sender pmtu-sender --count 1 --timeout 1 $EX_DST 5999 > "$R-timeout-pmtu-sender.out" 2>&1
+	rc=$?
+	if [ $rc = 3 ]; then
+		ok "pmtu-sender: no reply within --timeout 1 gives exit 3"
+	else
+		not_ok "pmtu-sender: no reply within --timeout 1 gives exit 3" "exit $rc: $(tail_of "$R-timeout-pmtu-sender.out")"
+	fi
+}
+
 if examples_installed; then
 	if grant_policy; then
 		must_run "the router (and receiver) run mainline Linux IOAM for namespace $EX_IOAM_NS" ex_ioam_setup
@@ -190,6 +214,7 @@ if examples_installed; then
 		test_ioam per-packet 3
 		test_pmtu sticky
 		test_pmtu per-packet
+		test_timeouts
 	fi
 	test_eperm
 	ex_policy_restore

@@ -91,6 +91,10 @@ nlx "SET without TYPE" EINVAL - raw set 2:6e00 4:01
 nlx "UNSET without TYPE" EINVAL - raw unset
 nlx "SET with no attributes" EINVAL - raw set
 nlx "unknown command 9" EOPNOTSUPP "" raw 9 1:31
+nlx "command 0 (UNSPEC)" EOPNOTSUPP "" raw 0 1:31
+# resv_start_op 0: every command has its header's reserved field checked
+nlx "GET with the header's reserved field 1" EINVAL "reserved" raw get resv=1 1:31
+nlx "SET with the header's reserved field 0x8000" EINVAL "reserved" raw set resv=32768 1:31 4:01
 # GET of a type without an entry (0xbe was unset above): ENOENT, named
 nlx "GET of a type without an entry -> ENOENT" ENOENT "no entry" raw get 1:be
 out=$("$PROBE" get 0xbe 2>&1)

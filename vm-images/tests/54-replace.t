@@ -174,3 +174,25 @@ if [[ $out == "ok entries=250 full sets_ns="[1-9]*" replace_ns="[1-9]* ]]; then
 	ok "a 250-entry policy switched 52 times by SETs and by REPLACEs"
 else not_ok "a 250-entry policy switched 52 times by SETs and by REPLACEs" "$out"; fi
 same "the table is the built-in one after the benchmark" "$pristine" "$("$PROBE" dump)"
+
+# --- concurrent SETs from 32 processes, each its own type: none is lost ---------
+conc_types() { for ((i = 0; i < 32; i++)); do printf '0x%02x\n' $((0xa0 + i)); done; }
+pids=()
+for t in $(conc_types); do
+	"$PROBE" set "$t" order=$((t + 300)) user=check class=dst > "$W/conc-$t" 2>&1 &
+	pids+=($!)
+done
+bad=0
+for p in "${pids[@]}"; do wait "$p" || bad=$((bad + 1)); done
+got=$("$PROBE" dump | awk '$1 >= "0xa0" && $1 <= "0xbf" && $2 != "order=0" { print $1, $2, $4 }')
+want=$(for t in $(conc_types); do echo "$t order=$((t + 300)) user=check"; done)
+if [ $bad = 0 ] && [ "$got" = "$want" ]; then
+	ok "32 concurrent SETs of 32 types: every entry is in the table"
+else
+	not_ok "32 concurrent SETs of 32 types: every entry is in the table" \
+		"$bad failed; $(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | head -n 3 | tr '\n' ' ')"
+fi
+pids=()
+for t in $(conc_types); do "$PROBE" unset "$t" > /dev/null 2>&1 & pids+=($!); done
+for p in "${pids[@]}"; do wait "$p"; done
+same "32 concurrent UNSETs leave the built-in table" "$pristine" "$("$PROBE" dump)"

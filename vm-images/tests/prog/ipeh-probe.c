@@ -56,7 +56,8 @@ static int usage(void)
 	      "  hostile HDR NSOCK NCMSG SEED random/mutated blocks through setsockopt\n"
 	      "                               and sendmsg; kernel must not accept more\n"
 	      "                               than libipeh\n"
-	      "  rawnl CMD [ATTR:HEX]...      raw ipv6-tlv request (CMD set|unset|get|N):\n"
+	      "  rawnl CMD [resv=N] [ATTR:HEX]... raw ipv6-tlv request (CMD set|unset|get|N;\n"
+	      "                               resv: the header's reserved field):\n"
 	      "                               verdict, extack message, offset, missing attr\n"
 	      "  flip N [USEC]                admin: N x (SET+UNSET) of IOAM and 0x3e,\n"
 	      "                               USEC after each\n"
@@ -1153,6 +1154,10 @@ static int cmd_rawnl(int argc, char **argv)
 		char *colon = strchr(argv[i], ':');
 		int n;
 
+		if (!strncmp(argv[i], "resv=", 5)) {	/* the header's reserved field */
+			g->reserved = (uint16_t)atoi(argv[i] + 5);
+			continue;
+		}
 		if (!colon)
 			return usage();
 		a->nla_type = (uint16_t)atoi(argv[i]);
