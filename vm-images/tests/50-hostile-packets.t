@@ -256,6 +256,18 @@ hp "Jumbo 65536, Payload Length 0, packet much shorter" hop uc drop "he=1" \
 	"0000""c204""00010000" --plen 0
 hp "Jumbo in a Destination header (unknown there, action 11)" dst uc icmp:2:42 "he=1 pp=1" \
 	"0000""c204""00010000"
+# Home Address (0xC9, 8n+6, 16 bytes; CONFIG_IPV6_MIP6, ipv6_dest_hao()):
+# the receiver has no IPsec state for it, so even a well-formed one is
+# dropped (xfrm6_input_addr() fails), counted in Ip6InHdrErrors
+HAO_HOME=20010db8000100000000000000000099
+hp "HAO, unicast home address, no IPsec state" dst uc drop "he=1" \
+	"0002""0102""0000""c910""$HAO_HOME"
+hp "HAO with a multicast home address" dst uc drop "he=1" \
+	"0002""0102""0000""c910""ff020000000000000000000000000001"
+hp "HAO with data length 14" dst uc drop "he=1" \
+	"0002""0102""0000""c90e""${HAO_HOME:0:28}""0100"
+hp "HAO in a Hop-by-Hop header (unknown there, action 11)" hop uc icmp:2:42 "he=1 pp=1" \
+	"0002""c910""$HAO_HOME""0102""0000"
 
 kill "$RPID" "$MPID" 2>/dev/null
 wait "$RPID" "$MPID" 2>/dev/null
