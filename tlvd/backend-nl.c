@@ -17,15 +17,16 @@
 #define NO_FAMILY_MSG "kernel has no " IPEH_TLV_GENL_NAME \
 	" netlink family (ipeh patches not applied?)"
 
-const char *nl_strerror(int err, const char *kernel_msg, char *buf,
+const char *nl_strerror(int err, const char *libipeh_msg, char *buf,
 			size_t len)
 {
 	if (err == -EPERM)
 		snprintf(buf, len, "permission denied: changing the TLV table needs CAP_NET_ADMIN over the user namespace that owns this network namespace");
-	else if (err == -ENOENT && (!kernel_msg || !kernel_msg[0]))
+	else if (err == -ENOENT && (!libipeh_msg || !libipeh_msg[0]))
 		snprintf(buf, len, NO_FAMILY_MSG);
-	else if (kernel_msg && kernel_msg[0])
-		snprintf(buf, len, "%s (%s)", kernel_msg, strerror(-err));
+	else if (libipeh_msg && libipeh_msg[0])
+		/* already the kernel's extack and the errno's description */
+		snprintf(buf, len, "%s", libipeh_msg);
 	else
 		snprintf(buf, len, "%s", strerror(-err));
 	return buf;

@@ -30,9 +30,11 @@ int nl_notify_drain(int fd);
 /* Whether this process has CAP_NET_ADMIN in its effective set. */
 bool have_cap_net_admin(void);
 
-/* A sentence for a failed kernel call: EPERM becomes "permission
- * denied: changing the TLV table needs CAP_NET_ADMIN". */
-const char *nl_strerror(int err, const char *kernel_msg, char *buf,
+/* A sentence for a failed kernel call, from libipeh's error message (the
+ * kernel's extack message and the errno's description): EPERM becomes
+ * "permission denied: changing the TLV table needs CAP_NET_ADMIN ...", a
+ * missing family names the missing patches. */
+const char *nl_strerror(int err, const char *libipeh_msg, char *buf,
 			size_t len);
 
 #endif
