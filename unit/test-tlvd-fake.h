@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * A fake kernel table behind tlvd's struct backend: SET and UNSET behave
- * as the kernel's (libipeh's ipeh_table_set/unset: range checks, -EALREADY
- * for a taken order, UNSET back to the built-in default), and any call can
- * be made to fail.
+ * A fake kernel table behind tlvd's struct backend.  SET, UNSET and
+ * REPLACE refuse what the kernel refuses, by the kernel's rules
+ * (kernel-replies.h), with the errno and message the kernel gave for that
+ * rule in a guest (unit/kernel-replies.txt), as tlvd's netlink backend
+ * reports them; what the kernel accepts is applied with libipeh's table
+ * code.  Any call can also be made to fail on purpose (fault injection:
+ * "fake refusal", not a kernel reply).
  */
 #ifndef TEST_TLVD_FAKE_H
 #define TEST_TLVD_FAKE_H
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #include "apply.h"
+#include "kernel-replies.h"
 
 struct fake {
 	struct ipeh_table t;
@@ -62,14 +66,37 @@ static inline int fake_dump(void *ctx, struct ipeh_table *t, char *msg,
 	return 0;
 }
 
+/* A refusal: the recorded reply for @rule, as tlvd's backend reports it */
+static inline int fake_kernel_refuses(const char *rule, char *msg, size_t len)
+{
+	const struct kernel_reply *r = kernel_reply(rule);
+
+	kernel_reply_libipeh_msg(r, msg, len);
+	return r->err;
+}
+
+/* What the kernel accepted, applied; libipeh refusing it is a bug here */
+static inline void fake_apply(struct ipeh_table *t, uint8_t type,
+			      const struct ipeh_tlv_params *p)
+{
+	struct ipeh_error e;
+
+	ipeh_error_clear(&e);
+	if (ipeh_table_set(t, type, p, &e) < 0) {
+		fprintf(stderr, "fake kernel: libipeh refuses a SET of 0x%02x the kernel's rules accept: %s\n",
+			type, e.msg);
+		abort();
+	}
+}
+
 static inline int fake_set(void *ctx, uint8_t type,
 			   const struct ipeh_tlv_params *p, char *msg,
 			   size_t len)
 {
 	struct fake *f = ctx;
-	struct ipeh_tlv_params q = *p;
-	struct ipeh_error e;
-	int ret;
+	unsigned int mask = IPEH_ATTR_ALL;
+	struct ipeh_tlv_params q;
+	const char *rule;
 
 	f->calls++;
 	if (f->raise_on_call && f->calls == f->raise_on_call)
@@ -83,18 +110,22 @@ static inline int fake_set(void *ctx, uint8_t type,
 		snprintf(msg, len, "fake refusal");
 		return -(f->fail_errno ? f->fail_errno : EINVAL);
 	}
-	if (q.admin_perm == IPEH_PERM_UNKNOWN)
-		q.admin_perm = f->t.params[type].admin_perm;
-	ipeh_error_clear(&e);
-	ret = ipeh_table_set(&f->t, type, &q, &e);
-	if (ret < 0)
-		snprintf(msg, len, "%s", e.msg);
-	return ret < 0 ? ret : 0;
+	/* tlvd's backend leaves out an admin_perm it could not read */
+	if (p->admin_perm == IPEH_PERM_UNKNOWN)
+		mask &= ~IPEH_ATTR_ADMIN_PERM;
+	rule = kernel_set_rule(&f->t, type, p, mask);
+	if (strcmp(rule, "ok"))
+		return fake_kernel_refuses(rule, msg, len);
+	q = f->t.params[type];
+	kernel_set_merge(&q, p, mask);
+	fake_apply(&f->t, type, &q);
+	return 0;
 }
 
 static inline int fake_unset(void *ctx, uint8_t type, char *msg, size_t len)
 {
 	struct fake *f = ctx;
+	const char *rule;
 
 	f->calls++;
 	snprintf(f->calls_log + strlen(f->calls_log),
@@ -104,7 +135,11 @@ static inline int fake_unset(void *ctx, uint8_t type, char *msg, size_t len)
 		snprintf(msg, len, "fake refusal");
 		return -(f->fail_errno ? f->fail_errno : EINVAL);
 	}
-	return ipeh_table_unset(&f->t, type, 0);
+	rule = kernel_unset_rule(&f->t, type, kernel_table_flags());
+	if (strcmp(rule, "ok"))
+		return fake_kernel_refuses(rule, msg, len);
+	ipeh_table_unset(&f->t, type, kernel_table_flags());
+	return 0;
 }
 
 static const struct backend_ops fake_ops = {
@@ -132,17 +167,18 @@ static inline int fake_replace(void *ctx, const struct change *c,
 		struct ipeh_tlv_params q = c[i].to;
 
 		if (c[i].op == CHANGE_UNSET) {
-			ipeh_table_unset(&t, c[i].type, 0);
+			ipeh_table_default_params(c[i].type,
+						  kernel_table_flags(),
+						  &t.params[c[i].type]);
 			continue;
 		}
 		if (q.admin_perm == IPEH_PERM_UNKNOWN)
 			q.admin_perm = t.params[c[i].type].admin_perm;
 		t.params[c[i].type] = q;
 	}
-	if (!table_find_order_clash(&t, &a, &b)) {
-		snprintf(msg, len, "Order is used by another type");
-		return -EALREADY;
-	}
+	/* the kernel refuses a clash with the SET's errno and message */
+	if (!table_find_order_clash(&t, &a, &b))
+		return fake_kernel_refuses("order-taken", msg, len);
 	f->t = t;
 	return 0;
 }
@@ -166,7 +202,7 @@ static inline void fake_init(struct fake *f, struct backend *be,
 			     struct logger *log)
 {
 	memset(f, 0, sizeof(*f));
-	ipeh_table_init_default(&f->t, 0);
+	ipeh_table_init_default(&f->t, kernel_table_flags());
 	f->fail_type = -1;
 	be->ops = &fake_ops;
 	be->ctx = f;

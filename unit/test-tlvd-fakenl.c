@@ -6,9 +6,12 @@
  *
  *   TLVD_FAKE_TABLE=path     the table (created with the built-in default)
  *   TLVD_FAKE_NO_FAMILY=1    ipeh_nl_open() fails with -ENOENT
- *   TLVD_FAKE_FAIL_TYPE=N    every SET/UNSET of type N fails (-EINVAL)
+ *   TLVD_FAKE_FAIL_TYPE=N    every SET/UNSET of type N is refused as the
+ *                            kernel refuses an order another type holds
  *
- * Table semantics are libipeh's (ipeh_table_set/unset), as the kernel's.
+ * Refusals follow the kernel's rules, with the errno and message the
+ * kernel gave for each in a guest (kernel-replies.h, kernel-replies.txt);
+ * what the kernel accepts is applied with libipeh's table code.
  * It stands for a kernel without REPLACE: ipeh_nl_replace() gives
  * -EOPNOTSUPP, so tlvd takes its one-call-per-change path (its REPLACE
  * path is unit-tested with test-tlvd-fake.h, and run in the guests).
@@ -23,6 +26,8 @@
 
 #include <ipeh.h>
 
+#include "kernel-replies.h"
+
 struct ipeh_nl {
 	int dummy;
 };
@@ -30,11 +35,22 @@ struct ipeh_nl {
 static int fake_fail(struct ipeh_error *err, int e, const char *msg)
 {
 	if (err) {
+		ipeh_error_clear(err);
 		err->err = e;
 		err->rule = IPEH_RULE_NETLINK;
 		snprintf(err->msg, sizeof(err->msg), "%s", msg);
 	}
 	return e;
+}
+
+/* The kernel's recorded reply for , as libipeh reports it */
+static int kernel_refuses(struct ipeh_error *err, const char *rule)
+{
+	const struct kernel_reply *r = kernel_reply(rule);
+	char msg[IPEH_ERROR_MSG_MAX];
+
+	kernel_reply_libipeh_msg(r, msg, sizeof(msg));
+	return fake_fail(err, r->err, msg);
 }
 
 static int load(struct ipeh_table *t)
@@ -46,12 +62,12 @@ static int load(struct ipeh_table *t)
 		return -EINVAL;
 	fd = open(path, O_RDONLY);
 	if (fd < 0) {
-		ipeh_table_init_default(t, 0);
+		ipeh_table_init_default(t, kernel_table_flags());
 		return 0;
 	}
 	flock(fd, LOCK_SH);
 	if (read(fd, t, sizeof(*t)) != (ssize_t)sizeof(*t))
-		ipeh_table_init_default(t, 0);
+		ipeh_table_init_default(t, kernel_table_flags());
 	close(fd);
 	return 0;
 }
@@ -109,40 +125,40 @@ int ipeh_nl_set(struct ipeh_nl *nl, uint8_t type,
 {
 	struct ipeh_table t;
 	struct ipeh_tlv_params q;
+	const char *rule;
 	int ret;
 
 	(void)nl;
 	if (fails(type))
-		return fake_fail(err, -EINVAL, "fake kernel refuses this type");
+		return kernel_refuses(err, "order-taken");
 	load(&t);
+	rule = kernel_set_rule(&t, type, p, mask);
+	if (strcmp(rule, "ok"))
+		return kernel_refuses(err, rule);
 	q = t.params[type];
-#define TAKE(bit, field) if (mask & (bit)) q.field = p->field
-	TAKE(IPEH_ATTR_ORDER, order);
-	TAKE(IPEH_ATTR_ADMIN_PERM, admin_perm);
-	TAKE(IPEH_ATTR_USER_PERM, user_perm);
-	TAKE(IPEH_ATTR_CLASS, class_mask);
-	TAKE(IPEH_ATTR_ALIGN_MULT, align_mult);
-	TAKE(IPEH_ATTR_ALIGN_OFF, align_off);
-	TAKE(IPEH_ATTR_MIN_DATA_LEN, min_data_len);
-	TAKE(IPEH_ATTR_MAX_DATA_LEN, max_data_len);
-	TAKE(IPEH_ATTR_DATA_LEN_MULT, data_len_mult);
-	TAKE(IPEH_ATTR_DATA_LEN_OFF, data_len_off);
-#undef TAKE
+	kernel_set_merge(&q, p, mask);
 	ret = ipeh_table_set(&t, type, &q, err);
-	if (ret < 0)
-		return ret;
+	if (ret < 0) {
+		fprintf(stderr, "fake kernel: libipeh refuses a SET of 0x%02x the kernel's rules accept\n",
+			type);
+		abort();
+	}
 	return store(&t);
 }
 
 int ipeh_nl_unset(struct ipeh_nl *nl, uint8_t type, struct ipeh_error *err)
 {
 	struct ipeh_table t;
+	const char *rule;
 
 	(void)nl;
 	if (fails(type))
-		return fake_fail(err, -EINVAL, "fake kernel refuses this type");
+		return kernel_refuses(err, "order-taken");
 	load(&t);
-	ipeh_table_unset(&t, type, 0);
+	rule = kernel_unset_rule(&t, type, kernel_table_flags());
+	if (strcmp(rule, "ok"))
+		return kernel_refuses(err, rule);
+	ipeh_table_unset(&t, type, kernel_table_flags());
 	return store(&t);
 }
 

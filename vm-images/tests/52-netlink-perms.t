@@ -144,3 +144,39 @@ else
 	not_ok "notifications carry no requester port id or sequence number" "$(grep '^notify ' "$lout" | tr '\n' ' ')"
 fi
 rm -f "$lout" "$uout"
+
+# --- the transcript the unit tests' fake kernels answer from -------------------
+# Each request of unit/kernel-replies.txt, sent to this kernel from the
+# built-in table: its errno and extack message must be the recorded ones.
+# What the kernel said is written out as a transcript of the same format.
+replies=$IPEH_SRC/unit/kernel-replies.txt
+seen=$IPEH_RESULTS/kernel-replies.txt
+grep '^#' "$replies" > "$seen"
+n=0
+while IFS='|' read -r rule who req want_err want_msg; do
+	rule=$(echo $rule) who=$(echo $who) want_err=$(echo $want_err)
+	want_msg=$(sed 's/^ *//; s/ *$//' <<< "$want_msg")
+	all_req=$(echo $req)
+	# set-up steps before the last ";" must succeed
+	while [[ $req == *";"* ]]; do
+		# shellcheck disable=SC2086
+		must "set-up of '$rule': ${req%%;*}" ok raw ${req%%;*}
+		req=${req#*;}
+	done
+	# shellcheck disable=SC2086
+	if [ "$who" = user ]; then out=$(user_raw $req 2>&1); else out=$(raw $req 2>&1); fi
+	got_err=${out%%[ $'\n']*}
+	got_msg=$(sed -n 's/.* msg="\([^"]*\)".*/\1/p' <<< "$out")
+	printf '%-15s| %-4s | %-39s | %-6s | %s\n' "$rule" "$who" "$all_req" "$got_err" "$got_msg" >> "$seen"
+	if [ "$got_err" = "$want_err" ] && [ "$got_msg" = "$want_msg" ]; then
+		ok "the kernel's reply to '$rule' is the one the unit fakes give ($want_err${want_msg:+, \"$want_msg\"})"
+	else
+		not_ok "the kernel's reply to '$rule' is the one the unit fakes give" \
+			"recorded $want_err \"$want_msg\", kernel said: $out (update unit/kernel-replies.txt from $seen)"
+	fi
+	n=$((n + 1))
+	"$PROBE" unset 0xbe > /dev/null 2>&1
+	"$PROBE" unset 0x31 > /dev/null 2>&1
+	"$PROBE" unset 0x05 > /dev/null 2>&1
+done < <(grep -v '^#' "$replies")
+[ "$n" -ge 17 ] || not_ok "unit/kernel-replies.txt has its 17 rules" "read $n"
