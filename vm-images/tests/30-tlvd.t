@@ -183,6 +183,25 @@ must_run "systemctl reload tlvd (the shipped file again)" systemctl reload tlvd
 must_run "the shipped file is applied again" wait_for 10 applied_more "$n0"
 same "PMTU has the policy's entry again" "$PMTU_POLICY" "$PROBE" get pmtu
 
+# --- unmentioned = reset: the types the file does not name go back to the
+# built-in table (a built-in row, or no entry) and are kept so -----------------
+must_run "tlvctl set ra user check (not in the policy)" tlvctl set ra user check
+must_run "tlvctl set 0x3e (no built-in entry, not in the policy)" \
+	tlvctl set 0x3e order 300 class dst user check
+n0=$(applied_count)
+sed 's/^unmentioned = .*/unmentioned = reset/' "$orig" > "$conf"
+must_run "systemctl reload tlvd (unmentioned = reset)" systemctl reload tlvd
+must_run "the reload with unmentioned = reset is applied" wait_for 10 applied_more "$n0"
+check "unmentioned = reset: Router Alert back to its built-in row (user none)" user_is ra none
+check_fails "unmentioned = reset: 0x3e has no entry any more" has_entry 0x3e
+same "unmentioned = reset: IOAM keeps the policy" "$IOAM_POLICY" "$PROBE" get ioam
+must_run "tlvctl set ra user check (behind tlvd's back)" tlvctl set ra user check
+poll_ok "unmentioned = reset: tlvd puts Router Alert back (it watches every type)" 10 user_is ra none
+n0=$(applied_count)
+cp "$orig" "$conf"
+must_run "systemctl reload tlvd (the shipped file again)" systemctl reload tlvd
+must_run "the shipped file is applied again" wait_for 10 applied_more "$n0"
+
 # --- stop, on-stop = keep (shipped) -------------------------------------------
 check "systemctl stop tlvd (on-stop = keep)" systemctl stop tlvd
 check_fails "tlvd did not fail on stop" systemctl is-failed --quiet tlvd
