@@ -56,11 +56,15 @@ expect "user (sockopt): RTHDRDSTOPTS header of padding only refused" EPERM \
 # Limits from the sysctls, in the sender's namespace
 in_ns sender sysctl -qw net.ipv6.max_hbh_opts_number=0
 expect "user: more options than max_hbh_opts_number gives E2BIG" E2BIG as_user sender "$PROBE" sockopt hop "$IOAM2"
+expect "user (cmsg): more options than max_hbh_opts_number gives E2BIG" E2BIG \
+	as_user sender "$PROBE" send hop "$IOAM2" $dst 9 --cmsg
 # a negative count (drop unknown options on receive) limits by its absolute value
 in_ns sender sysctl -qw net.ipv6.max_hbh_opts_number=-1
 expect "user: max_hbh_opts_number -1 allows one option" ok as_user sender "$PROBE" sockopt hop "$IOAM2"
 in_ns sender sysctl -qw net.ipv6.max_hbh_opts_number=8 net.ipv6.max_hbh_length=16
 expect "user: header longer than max_hbh_length gives EMSGSIZE" EMSGSIZE as_user sender "$PROBE" sockopt hop "$IOAM2"
+expect "user (cmsg): header longer than max_hbh_length gives EMSGSIZE" EMSGSIZE \
+	as_user sender "$PROBE" send hop "$IOAM2" $dst 9 --cmsg
 # a negative length limit drops every header on receive; users may send none
 in_ns sender sysctl -qw net.ipv6.max_hbh_length=-1
 expect "user (sockopt): max_hbh_length -1 refuses every header (EMSGSIZE)" EMSGSIZE \
