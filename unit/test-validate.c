@@ -115,6 +115,9 @@ static const struct vcase cases[] = {
 	{ "trailing_two_pad1", HOP, 0, 0, 0, "00 00 1e 02 00 00 00 00", -EINVAL, R(TRAILING_PADDING), -1, 6 },
 	{ "trailing_nonzero", HOP, 0, 0, 0, "00 00 1e 01 00 01 01 ff", -EINVAL, R(TRAILING_PADDING), -1, 5 },
 	{ "trailing_12_bytes", HOP, 0, 0, 0, "00 01 1e 00 01 0a z10", -EINVAL, R(TRAILING_PADDING), -1, 4 },
+	/* the limit itself: 7 bytes of trailing padding pass, 8 do not (mutant L02) */
+	{ "trailing_7_bytes", HOP, 0, 0, 0, "00 01 1e 05 z5 01 05 z5", 0, R(NONE), -1, -1 },
+	{ "trailing_8_bytes", HOP, 0, 0, 0, "00 01 1e 04 z4 01 06 z6", -EINVAL, R(TRAILING_PADDING), -1, 8 },
 	{ "trailing_after_nocheck_last", HOP, 0, 0, 0, "00 00 00 3e 01 00 00 00",
 	  -EINVAL, R(TRAILING_PADDING), -1, 6 },
 	{ "trailing_after_nocheck_only", HOP, 0, 0, 0, "00 00 3e 00 00 00 00 00",

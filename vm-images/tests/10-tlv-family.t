@@ -31,3 +31,34 @@ else not_ok "GET of one built-in type (IOAM) returns its documented entry" "got:
 # libipeh reads the ACK its GET asked for (it used to return on the reply and
 # leave the ACK queued for the next reader of the socket)
 expect "after a GET, nothing is left queued on the socket" ok "$PROBE" get ioam --drained
+
+# A change of any one field alone changes the entry, through SET, REPLACE and
+# UNSET: the kernel skips a request whose entry equals the current one
+# (tlv_params_equal()), and a field left out of that comparison would turn a
+# real change into "nothing to do" (./dev mutate's K11 left out align_off and
+# no test saw it). 0x1e starts from BASE each time.
+BASE="order=100 admin=no-check user=check class=dst align=4n+2 len=4-4 lenmult=2n+0"
+for change in order=101 admin=check user=no-check class=hop align=4n+0 align=8n+2 \
+	len=2-4 len=4-6 lenmult=4n+0 lenmult=2n+1; do
+	# shellcheck disable=SC2086
+	must "0x1e is set to $BASE" ok "$PROBE" set 0x1e $BASE
+	field=${change%%=*}
+	want="0x1e $(sed -E "s/(^| )$field=[^ ]*/\1$change/" <<< "$BASE")"
+	must "SET 0x1e $change" ok "$PROBE" set 0x1e "$change"
+	out=$("$PROBE" get 0x1e 2>&1)
+	if [ "$out" = "$want" ]; then ok "SET of $change alone changes the entry"
+	else not_ok "SET of $change alone changes the entry" "got: $out"; fi
+done
+# shellcheck disable=SC2086
+must "0x1e is set to $BASE" ok "$PROBE" set 0x1e $BASE
+must "REPLACE 0x1e align=4n+0" ok "$PROBE" replace 0x1e,align=4n+0
+out=$("$PROBE" get 0x1e 2>&1)
+if [ "$out" = "0x1e ${BASE/align=4n+2/align=4n+0}" ]; then ok "REPLACE of the alignment offset alone changes the entry"
+else not_ok "REPLACE of the alignment offset alone changes the entry" "got: $out"; fi
+must "admin UNSET of 0x1e" ok "$PROBE" unset 0x1e
+# a built-in entry that differs from its default in the offset alone is reset by UNSET
+must "IOAM moved to 4n+2" ok "$PROBE" set ioam align=4n+2
+must "admin UNSET of IOAM" ok "$PROBE" unset ioam
+out=$("$PROBE" get ioam 2>&1)
+if [ "$out" = "$IOAM_ROW" ]; then ok "UNSET restores a built-in entry that differs in the alignment offset alone"
+else not_ok "UNSET restores a built-in entry that differs in the alignment offset alone" "got: $out"; fi

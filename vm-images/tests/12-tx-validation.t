@@ -118,6 +118,13 @@ expect "admin UNSET of IOAM restores the default" ok "$PROBE" unset ioam
 expect "user: IOAM refused again after UNSET" EPERM as_user sender "$PROBE" sockopt hop "$IOAM2"
 must "admin UNSET of 0x1e" ok "$PROBE" unset 0x1e
 
+# The same when the revocation leaves the table granting users nothing at all:
+# 6.12's early "no option may be sent" refusal must not reach a removal
+# (mutant K09 of ./dev mutate survived every test before this one).
+must "admin grants IOAM user=check (the only grant)" ok "$PROBE" set ioam user=check
+hold_then_clear "user: removes its own IOAM option when the table then grants users nothing" user user=none
+must "admin UNSET of IOAM" ok "$PROBE" unset ioam
+
 # One rule for no-check options (kernel/TLV-TABLE.md, "Examples of the rule"):
 # a no-check option skips only its own checks; for a user, the count,
 # trailing-padding and length rules hold for every header, wherever a checked
