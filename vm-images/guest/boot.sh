@@ -3,18 +3,21 @@
 # build (the host's `meson install --destdir`) into the guest, then does what the
 # host asked on the kernel command line with ipeh.mode=test|demo|kbench|shell
 # (ipeh.only=GLOB: only these tests; ipeh.stock=1: the kernel is stock 6.12,
-# without the series: only the tests marked to run on stock).
+# without the series: only the tests marked to run on stock; ipeh.nomip6=1:
+# the kernel has no CONFIG_IPV6_MIP6).
 set -u
 
 mode=shell
 only=
 stock=0
+nomip6=0
 read -ra words < /proc/cmdline
 for word in "${words[@]}"; do
 	case "$word" in
 	ipeh.mode=*) mode=${word#ipeh.mode=} ;;
 	ipeh.only=*) only=${word#ipeh.only=} ;;
 	ipeh.stock=1) stock=1 ;;
+	ipeh.nomip6=1) nomip6=1 ;;
 	esac
 done
 
@@ -42,7 +45,7 @@ finish() {
 
 case "$mode" in
 test)
-	IPEH_ONLY=$only IPEH_STOCK=$stock /ipeh/src/vm-images/guest/run-tests
+	IPEH_ONLY=$only IPEH_STOCK=$stock IPEH_NOMIP6=$nomip6 /ipeh/src/vm-images/guest/run-tests
 	finish
 	;;
 demo)
