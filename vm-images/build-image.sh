@@ -4,8 +4,9 @@
 #   vm-images/build-image.sh OUT_IMAGE
 #
 # The image holds only Debian packages and a few files from vm-images/guest/rootfs;
-# the project's own binaries reach the guest through a 9p share at boot
-# (vm-images/guest/ipeh-guest-setup), so changing the code never rebuilds the image.
+# the project's own packages (./dev build) reach the guest through a 9p share and
+# are installed at every boot (vm-images/guest/boot.sh: dpkg -i), so changing the
+# code never rebuilds the image.
 # Apt's own sources (/etc/apt/sources.list*) are used as the mirror.
 set -euo pipefail
 
@@ -18,6 +19,8 @@ packages=(
 	systemd systemd-sysv udev dbus
 	iproute2 iputils-ping tcpdump procps psmisc util-linux kmod
 	libmnl0 libevent-2.1-7 libevent-core-2.1-7 libinih1 libsystemd0 libcap2-bin
+	# what libipeh-dev depends on (the guests install every user package)
+	libmnl-dev
 	strace less ethtool
 )
 

@@ -1,6 +1,6 @@
 #!/bin/bash
-# Runs at every guest boot (ipeh-guest.service): installs the project's staged
-# build (the host's `meson install --destdir`) into the guest, then does what the
+# Runs at every guest boot (ipeh-guest.service): installs the project's Debian
+# packages and the test programs the host staged, then does what the
 # host asked on the kernel command line with ipeh.mode=test|demo|kbench|shell
 # (ipeh.only=GLOB: only these tests; ipeh.stock=1: the kernel is stock 6.12,
 # without the series: only the tests marked to run on stock; ipeh.nomip6=1:
@@ -23,17 +23,26 @@ done
 
 say() { echo "IPEH-GUEST: $*"; }
 
-if [ -d /ipeh/stage/root ]; then
+# The userspace as a user installs it: the host's Debian packages (./dev
+# build stages the user packages in /ipeh/stage/debs). The root disk is a
+# snapshot, so every boot starts from the image without them (dpkg -i takes
+# about 15 s under TCG; the line below says how long it took).
+if compgen -G '/ipeh/stage/debs/*.deb' > /dev/null; then
+	t0=$SECONDS
+	if ! dpkg -i /ipeh/stage/debs/*.deb > /run/ipeh-dpkg.log 2>&1; then
+		say "dpkg -i of the staged packages FAILED: $(tail -n 3 /run/ipeh-dpkg.log | tr '\n' ' ')"
+	fi
+	say "installed $(cd /ipeh/stage/debs && echo *.deb) in $((SECONDS - t0)) s ($(cat /ipeh/stage/build-id 2>/dev/null || echo unknown))"
+else
+	say "no packages under /ipeh/stage/debs (shares missing?)"
+fi
+# Programs only the tests use (never in a package): copied as they are.
+if [ -d /ipeh/stage/tests ]; then
 	# tar, not cp: /lib, /bin and /sbin are symlinks into /usr on Debian 12
 	# and must stay so (cp -a refuses to put a directory over them)
-	if ! tar -C /ipeh/stage/root -cf - . | tar -C / -xf - --keep-directory-symlink; then
-		say "installing the staged build FAILED"
+	if ! tar -C /ipeh/stage/tests -cf - . | tar -C / -xf - --keep-directory-symlink; then
+		say "installing the staged test programs FAILED"
 	fi
-	ldconfig
-	systemctl daemon-reload
-	say "installed the staged build ($(cat /ipeh/stage/build-id 2>/dev/null || echo unknown))"
-else
-	say "no staged build under /ipeh/stage (shares missing?)"
 fi
 
 finish() {

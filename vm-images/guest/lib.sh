@@ -140,7 +140,8 @@ topo_down() {
 	return 0
 }
 
-# The e2e test program (vm-images/tests/prog/ipeh-probe.c), from the staged install.
+# The e2e test program (vm-images/tests/prog/ipeh-probe.c), staged apart from
+# the packages (build/stage/tests), which never carry it.
 PROBE=/usr/libexec/ipeh/ipeh-probe
 # expect NAME WANT CMD...: ok if CMD's first output word is WANT ("ok", "EPERM", ...)
 expect() {

@@ -25,13 +25,20 @@ case "$have" in
 *) not_ok "kernel carries the -ipeh localversion" "uname -r is $have" ;;
 esac
 check "systemd is PID 1" test "$(cat /proc/1/comm)" = systemd
-# what the guest runs is what the host staged, byte for byte
-staged_same() {
-	local f
-	for f in usr/libexec/ipeh/ipeh-probe usr/sbin/tlvd usr/sbin/tlvctl; do
-		cmp -s "/ipeh/stage/root/$f" "/$f" || { echo "/$f differs from the staged build"; return 1; }
+# what the guest runs is what the host built: each staged package installed
+# at its version, its files as shipped (dpkg --verify), and the test-only
+# ipeh-probe byte for byte
+packages_installed() {
+	local deb pkg ver have bad=
+	for deb in /ipeh/stage/debs/*.deb; do
+		[ -f "$deb" ] || { echo "no packages in /ipeh/stage/debs"; return 1; }
+		pkg=$(dpkg-deb -f "$deb" Package)
+		ver=$(dpkg-deb -f "$deb" Version)
+		have=$(dpkg-query -W -f '${Version} ${db:Status-Status}' "$pkg" 2>&1)
+		[ "$have" = "$ver installed" ] || bad+=" $pkg: want '$ver installed', have '$have';"
+		dpkg --verify "$pkg" > /dev/null 2>&1 || bad+=" $pkg: dpkg --verify: $(dpkg --verify "$pkg" 2>&1 | head -n 2 | tr '\n' ' ');"
 	done
-	f=$(cd /ipeh/stage/root && find . -name 'libipeh.so.*' -type f | head -n 1)
-	[ -n "$f" ] && cmp -s "/ipeh/stage/root/$f" "/${f#./}" || { echo "libipeh ($f) differs"; return 1; }
+	[ -z "$bad" ] || { echo "$bad"; return 1; }
 }
-check "the guest runs the staged build (probe, tlvd, tlvctl, libipeh)" staged_same
+check "the guest runs the staged packages (dpkg -i, verified)" packages_installed
+check "the guest runs the staged ipeh-probe" cmp /ipeh/stage/tests/usr/libexec/ipeh/ipeh-probe "$PROBE"

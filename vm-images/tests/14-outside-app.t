@@ -1,6 +1,7 @@
 # libipeh's promise to applications outside this tree: the program printed in
 # ipeh_sock(3)'s EXAMPLE, compiled by ./dev with only
-# `cc send.c $(pkg-config --cflags --libs libipeh)` against the staged install,
+# `cc send.c $(pkg-config --cflags --libs libipeh)` against the packages
+# libipeh-dev and the library's (unpacked on the host; the guest has them installed),
 # sends an IOAM + PMTU Hop-by-Hop header as an ordinary user.
 app=/usr/libexec/ipeh/outside-send
 check "the man page example was built with pkg-config and installed" test -x "$app"
