@@ -238,6 +238,27 @@ static inline const char *kernel_unset_rule(const struct ipeh_table *t,
 	return "ok";
 }
 
+
+/*
+ * Applies a SET the kernel's rules accept (kernel_set_rule() gave "ok"):
+ * the attributes of @mask from @p over the current entry, with libipeh's
+ * table code; libipeh refusing it is a bug in the fake, which aborts.
+ */
+static inline void kernel_set_apply(struct ipeh_table *t, unsigned int type,
+				    const struct ipeh_tlv_params *p,
+				    unsigned int mask)
+{
+	struct ipeh_tlv_params q = t->params[type];
+	struct ipeh_error e;
+
+	kernel_set_merge(&q, p, mask);
+	ipeh_error_clear(&e);
+	if (ipeh_table_set(t, (uint8_t)type, &q, &e) < 0) {
+		fprintf(stderr, "fake kernel: libipeh refuses a SET of 0x%02x the kernel's rules accept: %s\n",
+			type, e.msg);
+		abort();
+	}
+}
 /* The table flags of the recorded kernel's built-in table (HAO or not). */
 static inline unsigned int kernel_table_flags(void)
 {

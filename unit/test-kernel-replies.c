@@ -91,12 +91,8 @@ static const char *step(struct fake *f, const char *cmd)
 	if (!(mask & IPEH_ATTR_ADMIN_PERM))
 		p.admin_perm = IPEH_PERM_UNKNOWN;
 	rule = kernel_set_rule(&f->t, type, &p, mask);
-	if (!strcmp(rule, "ok") && type < 256) {
-		struct ipeh_tlv_params q = f->t.params[type];
-
-		kernel_set_merge(&q, &p, mask);
-		fake_apply(&f->t, (uint8_t)type, &q);
-	}
+	if (!strcmp(rule, "ok") && type < 256)
+		kernel_set_apply(&f->t, type, &p, mask);
 	return rule;
 }
 

@@ -124,9 +124,7 @@ int ipeh_nl_set(struct ipeh_nl *nl, uint8_t type,
 		struct ipeh_error *err)
 {
 	struct ipeh_table t;
-	struct ipeh_tlv_params q;
 	const char *rule;
-	int ret;
 
 	(void)nl;
 	if (fails(type))
@@ -135,14 +133,7 @@ int ipeh_nl_set(struct ipeh_nl *nl, uint8_t type,
 	rule = kernel_set_rule(&t, type, p, mask);
 	if (strcmp(rule, "ok"))
 		return kernel_refuses(err, rule);
-	q = t.params[type];
-	kernel_set_merge(&q, p, mask);
-	ret = ipeh_table_set(&t, type, &q, err);
-	if (ret < 0) {
-		fprintf(stderr, "fake kernel: libipeh refuses a SET of 0x%02x the kernel's rules accept\n",
-			type);
-		abort();
-	}
+	kernel_set_apply(&t, type, p, mask);
 	return store(&t);
 }
 
