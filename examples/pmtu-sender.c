@@ -546,7 +546,8 @@ int main(int argc, char **argv)
 		       l.pmtu, l.with_rtn, l.replies);
 		if (link_mtu > 0 && l.pmtu == (unsigned int)link_mtu)
 			printf("  (the same as our link MTU: no router on the path lowered Min-PMTU;\n"
-			       "   Linux routers do not, see examples/README.md)\n");
+			       "   Linux routers do only with the ipeh module ip6_pmtu_opt,\n"
+			       "   see examples/README.md)\n");
 	} else {
 		printf("no path MTU learned: %lu repl%s, none with a Rtn-PMTU\n",
 		       l.replies, l.replies == 1 ? "y" : "ies");

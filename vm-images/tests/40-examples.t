@@ -107,7 +107,7 @@ test_pmtu() {
 	seen=$(sed -n 's/.*"pmtu_option":true,"min_pmtu":\([0-9]*\),"rtn_pmtu":0,"r":true.*/\1/p' "$r" | head -n 1)
 	learned=$(sed -n 's/.*"event":"result".*"learned_pmtu":\([0-9]*\).*/\1/p' "$s")
 	if [ "$seen" = 1500 ] && [ "$learned" = "$seen" ]; then
-		ok "pmtu ($mode): the sender learned the Min-PMTU the receiver reported ($learned; Linux routers do not lower it)"
+		ok "pmtu ($mode): the sender learned the Min-PMTU the receiver reported ($learned; the router runs without ip6_pmtu_opt)"
 	else
 		not_ok "pmtu ($mode): the sender learned the Min-PMTU the receiver reported" \
 			"receiver saw '${seen}', sender learned '${learned}' (want 1500 both)"
