@@ -3,8 +3,13 @@
 #
 #   run-qemu.sh --mode test|demo|kbench|shell --kernel BZIMAGE --image ROOTFS.img \
 #               --src REPO --stage STAGEDIR --results OUTDIR \
-#               [--cmdline 'extra kernel args'] [--timeout SECONDS] [--interactive]
-#               [--icount]
+#               [--modules MODDIR] [--cmdline 'extra kernel args'] [--timeout SECONDS]
+#               [--interactive] [--icount]
+#
+# --modules: the kernel's modules as `make modules_install INSTALL_MOD_PATH=MODDIR`
+# put them; MODDIR/lib/modules is shared read-only (9p tag ipehmod) and the
+# guest mounts it on /lib/modules (guest/boot.sh). Left out when MODDIR has
+# no lib/modules (a kernel without CONFIG_MODULES).
 #
 # --icount: QEMU's -icount shift=3, guest time counts instructions (8 ns
 # each), for kernel benchmarks (mode kbench).
@@ -16,7 +21,7 @@
 # device to the outside (-nic none): its only links are veths inside it.
 set -euo pipefail
 
-mode= kernel= image= src= stage= results= cmdline= timeout= interactive=0 icount=0
+mode= kernel= image= src= stage= results= modules= cmdline= timeout= interactive=0 icount=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mode) mode=$2; shift ;;
@@ -25,6 +30,7 @@ while [ $# -gt 0 ]; do
 	--src) src=$2; shift ;;
 	--stage) stage=$2; shift ;;
 	--results) results=$2; shift ;;
+	--modules) modules=$2; shift ;;
 	--cmdline) cmdline=$2; shift ;;
 	--timeout) timeout=$2; shift ;;
 	--interactive) interactive=1 ;;
@@ -57,6 +63,9 @@ qemu=(qemu-system-x86_64 -accel tcg -cpu max -m 2048 -smp 1 -no-reboot
 	-virtfs "local,path=$results,mount_tag=ipehres,security_model=none,id=res"
 	-nic none -display none -device virtio-rng-pci)
 [ "$icount" -eq 0 ] || qemu+=(-icount shift=3)
+if [ -n "$modules" ] && [ -d "$modules/lib/modules" ]; then
+	qemu+=(-virtfs "local,path=$modules/lib/modules,mount_tag=ipehmod,security_model=none,readonly=on,id=mod")
+fi
 
 if [ "$interactive" -eq 1 ]; then
 	exec "${qemu[@]}" -serial mon:stdio

@@ -23,6 +23,21 @@ done
 
 say() { echo "IPEH-GUEST: $*"; }
 
+# The booted kernel's modules (make modules_install on the host, shared by
+# run-qemu.sh --modules as ipehmod) are /lib/modules, read-only: modprobe,
+# rmmod and the kernel's autoloading (request_module) find them there. The
+# image has no kernel, so nothing of its own is hidden by the mount.
+if [ -e /proc/modules ]; then
+	mkdir -p /lib/modules
+	if ! out=$(mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 ipehmod /lib/modules 2>&1); then
+		say "the kernel has modules but there is no modules share ipehmod: $out"
+	elif [ ! -s "/lib/modules/$(uname -r)/modules.dep" ]; then
+		say "the modules share has no modules.dep for $(uname -r) (it has: $(find /lib/modules -mindepth 1 -maxdepth 1 -printf '%f '))"
+	else
+		say "modules of $(uname -r): $(wc -l < "/lib/modules/$(uname -r)/modules.order") in /lib/modules"
+	fi
+fi
+
 # The userspace as a user installs it: the host's Debian packages (./dev
 # build stages the user packages in /ipeh/stage/debs). The root disk is a
 # snapshot, so every boot starts from the image without them (dpkg -i takes

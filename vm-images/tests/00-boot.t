@@ -42,3 +42,25 @@ packages_installed() {
 }
 check "the guest runs the staged packages (dpkg -i, verified)" packages_installed
 check "the guest runs the staged ipeh-probe" cmp /ipeh/stage/tests/usr/libexec/ipeh/ipeh-probe "$PROBE"
+# Loadable modules: boot.sh mounts the booted kernel's modules (make
+# modules_install on the host) on /lib/modules. dummy (CONFIG_DUMMY=m) is
+# the module every kernel variant builds: loaded, used and unloaded, by
+# modprobe and by the kernel's own autoloading (cmsg_ipv6.sh's dummy0 needs it).
+module_loaded() { grep -q "^$1 " /proc/modules || { echo "no '$1' in /proc/modules"; return 1; }; }
+modules_dir() {
+	[ -s "/lib/modules/$have/modules.dep" ] ||
+		{ echo "no /lib/modules/$have/modules.dep (the ipehmod share: see boot.sh's line on the console)"; return 1; }
+}
+check "the running kernel's modules are in /lib/modules/RELEASE (modules.dep)" modules_dir
+! module_loaded dummy || must_run "rmmod dummy left loaded by the boot" rmmod dummy
+check "modprobe dummy" modprobe dummy
+check "dummy is a loaded module (/proc/modules)" module_loaded dummy
+check "a dummy netdev can be made (ip link add type dummy)" ip link add ipehdummy0 type dummy
+check "the dummy netdev is there" ip link show dev ipehdummy0
+check "rmmod dummy" rmmod dummy
+check_fails "dummy is unloaded (/proc/modules)" module_loaded dummy
+check_fails "rmmod dummy took its netdev with it" ip link show dev ipehdummy0
+# request_module: "ip link add type dummy" loads the module (rtnl-link-dummy)
+check "ip link add type dummy in a netns autoloads dummy" ip netns exec router ip link add ipehdummy1 type dummy
+check "dummy is loaded again (autoloaded)" module_loaded dummy
+must_run "rmmod dummy after the autoload" rmmod dummy
