@@ -16,8 +16,8 @@ if grep -q '^[a-z ]*ok 41-pmtu-router: ' "$out/all-results.txt" 2>/dev/null; the
 	if [ ! -s "$f" ]; then
 		echo "not ok $prefix$name -- no capture $f"
 	elif ! vals=$(tshark -n -r "$f" -Y 'udp.dstport == 5001 && ipv6.opt.pmtu.min' \
-		-T fields -e ipv6.opt.pmtu.min -e ipv6.opt.pmtu.rtn -e ipv6.opt.pmtu.r_flag 2>&1); then
-		echo "not ok $prefix$name -- tshark failed: $(echo "$vals" | head -n 2 | tr '\n' ' ')"
+		-T fields -e ipv6.opt.pmtu.min -e ipv6.opt.pmtu.rtn -e ipv6.opt.pmtu.r_flag 2> "$out/pcap-checks.tshark.err"); then
+		echo "not ok $prefix$name -- tshark failed: $(grep -v '^Running as user' "$out/pcap-checks.tshark.err" | head -n 2 | tr '\n' ' ')"
 	else
 		n=$(grep -c . <<< "$vals")
 		other=$(grep -cvP '^1400\t0\t(1|True)$' <<< "$vals")
