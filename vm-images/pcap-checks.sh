@@ -28,4 +28,37 @@ if grep -q '^[a-z ]*ok 41-pmtu-router: ' "$out/all-results.txt" 2>/dev/null; the
 		fi
 	fi
 fi
+# 50-hostile-packets: the RFC 8883 cases (patch 16, series only) answer with
+# ICMPv6 Parameter Problem codes 6, 9 and 10; the sender -> router capture
+# holds the router's answers (Hop-by-Hop) and the receiver's (Destination).
+# Every (source, code, pointer) seen must be one the test expects, and each
+# expected one must be seen: none to ff02::1 or about an ICMPv6 error.
+if grep -q '^[a-z ]*ok 50-hostile-packets: RFC 8883: ' "$out/all-results.txt" 2>/dev/null; then
+	name="50-hostile-packets: tshark decodes the RFC 8883 Parameter Problems, codes and pointers (sender -> router capture)"
+	f=$out/pcap/50-hostile-packets-sender-router.pcap
+	want="2001:db8:1::2 10 42
+2001:db8:1::2 10 49
+2001:db8:1::2 6 48
+2001:db8:1::2 9 46
+2001:db8:1::2 9 50
+2001:db8:2::1 10 42
+2001:db8:2::1 10 49
+2001:db8:2::1 6 48
+2001:db8:2::1 9 46
+2001:db8:2::1 9 50"
+	if [ ! -s "$f" ]; then
+		echo "not ok $prefix$name -- no capture $f"
+	elif ! vals=$(tshark -n -r "$f" -Y 'icmpv6.type == 4 && icmpv6.code >= 4' \
+		-T fields -E occurrence=f -e ipv6.src -e icmpv6.code -e icmpv6.pointer \
+		2> "$out/pcap-checks.tshark.err"); then
+		echo "not ok $prefix$name -- tshark failed: $(grep -v '^Running as user' "$out/pcap-checks.tshark.err" | head -n 2 | tr '\n' ' ')"
+	else
+		got=$(tr '\t' ' ' <<< "$vals" | LC_ALL=C sort -u)
+		if [ "$got" = "$want" ]; then
+			echo "ok $prefix$name"
+		else
+			echo "not ok $prefix$name -- $(diff <(echo "$want") <(echo "$got") | grep '^[<>]' | head -n 4 | tr '\n' ' ')"
+		fi
+	fi
+fi
 exit 0

@@ -34,7 +34,8 @@
 #    counters on drop") counts a Destination header longer than
 #    max_dst_opts_length in Ip6InHdrErrors; stock 6.12 drops it uncounted.
 # Every other case gives the same outcome and counter deltas on both kernels
-# (the two passes' $IPEH_TEST.catalogue files differ in that line only).
+# (the two passes' $IPEH_TEST.catalogue files differ in that line only, and
+# in the RFC 8883 cases at the end, which need patch 16's sysctl).
 
 RAWSEND=/usr/libexec/ipeh/ipeh-rawsend
 SND=2001:db8:1::1
@@ -268,6 +269,103 @@ hp "HAO with data length 14" dst uc drop "he=1" \
 	"0002""0102""0000""c90e""${HAO_HOME:0:28}""0100"
 hp "HAO in a Hop-by-Hop header (unknown there, action 11)" hop uc icmp:2:42 "he=1 pp=1" \
 	"0002""c910""$HAO_HOME""0102""0000"
+
+# ---- RFC 8883 (patch 16): net.ipv6.icmp.exthdr_limit_errors=1 ----
+# Everything above ran with the sysctl at its default, 0: the limit cases
+# (more than 7 bytes of padding, too many options, header too long) were
+# dropped silently, exactly as on stock 6.12. With the sysctl 1 on the node
+# that processes the header, the same packets are answered with ICMPv6
+# Parameter Problem, codes and pointers of RFC 8883 section 3 (offsets from
+# the start of the invoking packet; the header starts at 40):
+#   6  extension header too big   first byte of the header past the limit
+#   9  too many options            first option over the limit
+#   10 option too big (padding)    the padding option that goes past 7 bytes
+# The sender -> router capture of this test is decoded by tshark on the host
+# (vm-images/pcap-checks.sh). These cases run on the series only (stock has
+# no such sysctl), so the two passes' catalogues also differ in them.
+if [ "$IPEH_STOCK" != 1 ]; then
+	X=/proc/sys/net/ipv6/icmp/exthdr_limit_errors
+	if [ "$(in_ns router cat $X 2>&1)" = 0 ] && [ "$(in_ns receiver cat $X 2>&1)" = 0 ] &&
+		[ "$(cat $X 2>&1)" = 0 ]; then
+		ok "RFC 8883: net.ipv6.icmp.exthdr_limit_errors is 0 in every namespace by default"
+	else
+		not_ok "RFC 8883: net.ipv6.icmp.exthdr_limit_errors is 0 in every namespace by default" \
+			"router '$(in_ns router cat $X 2>&1)', receiver '$(in_ns receiver cat $X 2>&1)'"
+	fi
+	check_fails "RFC 8883: exthdr_limit_errors refuses 2" in_ns receiver sysctl -qw net.ipv6.icmp.exthdr_limit_errors=2
+	for ns in router receiver; do
+		in_ns $ns sysctl -qw net.ipv6.icmp.exthdr_limit_errors=1
+	done
+	for h in hop dst; do
+		hp "RFC 8883: 8 x Pad1" $h uc icmp:10:49 "he=1 pp=1" \
+			"0001""0000000000000000""0104""00000000"
+		hp "RFC 8883: PadN of 8 bytes (longer than 7)" $h uc icmp:10:42 "he=1 pp=1" \
+			"0001""0106""000000000000""1e04""00000000"
+		hp "RFC 8883: non-zero PadN payload (not a limit: silent)" $h uc drop "he=1" \
+			"0000""0104""00000001"
+		hp "RFC 8883: option running past the header (not a limit: silent)" $h uc drop "he=1" \
+			"0000""1e08""00000000"
+		hp "RFC 8883: 3 options, max_*_opts_number 8 (default)" $h uc deliver "" \
+			"0000""1e00""1e00""1e00"
+		lim $h number 2
+		hp "RFC 8883: 3 options, max_*_opts_number 2" $h uc icmp:9:46 "he=1 pp=1" \
+			"0000""1e00""1e00""1e00"
+		hp "RFC 8883: 3 options after a PadN, max_*_opts_number 2" $h uc icmp:9:50 "he=1 pp=1" \
+			"0001""0102""0000""1e00""1e00""1e00""0102""0000"
+		lim $h number 8
+		lim $h length 8
+		hp "RFC 8883: 16-byte header, max_*_length 8" $h uc icmp:6:48 "he=1 pp=1" \
+			"0001""1e0a""00000000000000000000""0100"
+		lim $h length $INTMAX
+	done
+	# never to a multicast destination (RFC 4443 2.4 (e)): the router
+	# processes both headers of packets to ff02::1
+	in_ns router sysctl -qw net.ipv6.max_hbh_opts_number=2 net.ipv6.max_dst_opts_number=2
+	for h in hop dst; do
+		hp "RFC 8883: 3 options, max_*_opts_number 2, to ff02::1: no ICMP" $h mc drop "he=1" \
+			"0000""1e00""1e00""1e00"
+		hp "RFC 8883: 8 x Pad1 to ff02::1: no ICMP" $h mc drop "he=1" \
+			"0001""0000000000000000""0104""00000000"
+	done
+	in_ns router sysctl -qw net.ipv6.max_hbh_opts_number=8 net.ipv6.max_dst_opts_number=8
+	# never about an ICMPv6 error message (RFC 4443 2.4 (e))
+	lim dst number 2
+	hp "RFC 8883: 3 options in front of an ICMPv6 error message: no ICMP" dst uc drop "he=1" \
+		"0000""1e00""1e00""1e00" --bare --icmp-error
+	hp "RFC 8883: 3 options in front of an ICMPv6 Echo Request" dst uc icmp:9:46 "he=1 pp=1" \
+		"0000""1e00""1e00""1e00" --bare --icmp-echo
+	# rate limited like every ICMPv6 error: net.ipv6.icmp.ratelimit 16000 ms
+	# is one token a second towards the sender (icmpv6_xrlim_allow() divides
+	# it by 16 for the receiver's default route); after 2 s of rest a burst
+	# of 20 gets a few answers, the others are counted as rate-limited
+	in_ns receiver sysctl -qw net.ipv6.icmp.ratelimit=16000
+	sleep 2
+	he0=$(ctr receiver Ip6InHdrErrors) pp0=$(ctr receiver Icmp6OutParmProblems)
+	rl0=$(ctr receiver Icmp6OutRateLimitHost)
+	for i in $(seq 20); do
+		in_ns sender "$RAWSEND" --dst "0000""1e00""1e00""1e00" --udp 7001 $PORT \
+			--dev s0 $SND $RCV > /dev/null 2>&1
+	done
+	wait_for 10 grew_ctr receiver Ip6InHdrErrors $((he0 + 19)) || true
+	he=$(( $(ctr receiver Ip6InHdrErrors) - he0 )) pp=$(( $(ctr receiver Icmp6OutParmProblems) - pp0 ))
+	rl=$(( $(ctr receiver Icmp6OutRateLimitHost) - rl0 ))
+	if [ "$he" = 20 ] && [ "$pp" -ge 1 ] && [ "$pp" -le 12 ] && [ $((pp + rl)) = 20 ]; then
+		ok "RFC 8883: rate limited: 20 dropped, $pp answered, $rl rate-limited"
+	else
+		not_ok "RFC 8883: rate limited: 20 dropped, 1 to 12 answered, the rest rate-limited" \
+			"dropped $he, answered $pp, rate-limited $rl"
+	fi
+	in_ns receiver sysctl -qw net.ipv6.icmp.ratelimit=0
+	lim dst number 8
+	# off again: silent, as on stock
+	for ns in router receiver; do
+		in_ns $ns sysctl -qw net.ipv6.icmp.exthdr_limit_errors=0
+	done
+	lim dst number 2
+	hp "RFC 8883: sysctl 0 again: 3 options, max_*_opts_number 2 (silent)" dst uc drop "he=1" \
+		"0000""1e00""1e00""1e00"
+	lim dst number 8
+fi
 
 kill "$RPID" "$MPID" 2>/dev/null
 wait "$RPID" "$MPID" 2>/dev/null

@@ -11,6 +11,8 @@
  *                             the header may lie about its length
  *     --udp SPORT DPORT       UDP payload "ipeh-rawsend" (checksum computed)
  *     --icmp-echo             ICMPv6 Echo Request payload (checksum computed)
+ *     --icmp-error            ICMPv6 Destination Unreachable (port) payload
+ *                             quoting an IPv6 header (checksum computed)
  *     (neither)               no upper layer: next header 59
  *     --plen N                IPv6 Payload Length field (default: the real one)
  *     --dev IFNAME            outgoing interface (needed for link-local
@@ -49,7 +51,7 @@
 
 static int usage(void)
 {
-	fputs("usage: ipeh-rawsend [--hop HEX|--dst HEX]... [--udp SPORT DPORT|--icmp-echo]\n"
+	fputs("usage: ipeh-rawsend [--hop HEX|--dst HEX]... [--udp SPORT DPORT|--icmp-echo|--icmp-error]\n"
 	      "                    [--plen N] [--dev IFNAME] [--hlim N] [--wait-icmp MS] SRC DST\n",
 	      stderr);
 	return 2;
@@ -96,6 +98,8 @@ int main(int argc, char **argv)
 			dport = atoi(argv[++i]);
 		} else if (!strcmp(o, "--icmp-echo")) {
 			echo = 1;
+		} else if (!strcmp(o, "--icmp-error")) {
+			echo = 2;
 		} else if (!strcmp(o, "--plen") && i + 1 < argc) {
 			plen = atoi(argv[++i]);
 		} else if (!strcmp(o, "--dev") && i + 1 < argc) {
@@ -137,7 +141,7 @@ int main(int argc, char **argv)
 		c = l4_csum(&src, &dst, l4proto, pkt + upper, l4len);
 		pkt[upper + 6] = (uint8_t)(c >> 8);
 		pkt[upper + 7] = (uint8_t)c;
-	} else if (echo) {
+	} else if (echo == 1) {
 		uint16_t c;
 
 		l4proto = IPPROTO_ICMPV6;
@@ -148,6 +152,24 @@ int main(int argc, char **argv)
 		pkt[upper + 5] = 0x34;
 		pkt[upper + 7] = 1;	/* sequence */
 		memcpy(pkt + upper + 8, "ipeh-raw", 8);
+		c = l4_csum(&src, &dst, l4proto, pkt + upper, l4len);
+		pkt[upper + 2] = (uint8_t)(c >> 8);
+		pkt[upper + 3] = (uint8_t)c;
+	} else if (echo == 2) {
+		uint16_t c;
+
+		/* an error about a UDP packet the destination sent us */
+		l4proto = IPPROTO_ICMPV6;
+		l4len = 8 + 40 + 8;
+		memset(pkt + upper, 0, l4len);
+		pkt[upper] = ICMP6_DST_UNREACH;
+		pkt[upper + 1] = ICMP6_DST_UNREACH_NOPORT;
+		pkt[upper + 8] = 0x60;			/* quoted IPv6 header */
+		pkt[upper + 8 + 5] = 8;			/* payload length */
+		pkt[upper + 8 + 6] = IPPROTO_UDP;
+		pkt[upper + 8 + 7] = 64;
+		memcpy(pkt + upper + 8 + 8, &dst, 16);
+		memcpy(pkt + upper + 8 + 24, &src, 16);
 		c = l4_csum(&src, &dst, l4proto, pkt + upper, l4len);
 		pkt[upper + 2] = (uint8_t)(c >> 8);
 		pkt[upper + 3] = (uint8_t)c;
