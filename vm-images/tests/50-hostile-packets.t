@@ -33,6 +33,20 @@
 #  - dst "16-byte header, max_*_length 8": patch 1 ("ipeh: Fix destopts
 #    counters on drop") counts a Destination header longer than
 #    max_dst_opts_length in Ip6InHdrErrors; stock 6.12 drops it uncounted.
+#  - the drop reasons of a truncated header and of one longer than
+#    max_*_length, Hop-by-Hop (patch 19) and Destination (patch 1):
+#    PKT_TOO_SMALL and IP_INHDR; stock 6.12 frees both with a plain
+#    kfree_skb(), NOT_SPECIFIED.
+#
+# Drop reasons: every case that drops its packet also asserts the reason
+# the processing node gave (the skb:kfree_skb trace event, in a tracefs
+# instance of this test's own that records IPv6 packets only): exactly one
+# drop, with that reason, and none in the cases that deliver. The reasons
+# are those of the code that drops (6.12's ip6_parse_tlv() and handlers,
+# the series' parser): IP_INHDR for a malformed header or option or one
+# over a limit, UNHANDLED_PROTO for an unknown option whose action drops
+# (also when ICMP is sent), PKT_TOO_SMALL for a packet shorter than a
+# length it states, and ipv6_dest_hao()'s own reasons.
 # Every other case gives the same outcome and counter deltas on both kernels
 # (the two passes' $IPEH_TEST.catalogue files differ in that line only, and
 # in the RFC 8883 cases at the end, which need patch 16's sysctl).
@@ -71,11 +85,27 @@ declare -A CTR=([he]=Ip6InHdrErrors [pp]=Icmp6OutParmProblems [di]=Ip6InDiscards
 CATALOGUE=$IPEH_RESULTS/$IPEH_TEST.catalogue
 : > "$CATALOGUE"
 
+TRACEFS=/sys/kernel/tracing
+[ -d $TRACEFS/instances ] || must_run "set-up: tracefs mounted" mount -t tracefs tracefs $TRACEFS
+TI=$TRACEFS/instances/ipeh-hostile
+[ ! -d $TI ] || rmdir $TI
+must_run "set-up: a tracefs instance of this test's own" mkdir $TI
+# protocol is the host-order ETH_P_IPV6
+must_run "set-up: kfree_skb events of IPv6 packets only" \
+	sh -c "echo 'protocol == 34525' > $TI/events/skb/kfree_skb/filter"
+must_run "set-up: kfree_skb events on" sh -c "echo 1 > $TI/events/skb/kfree_skb/enable"
+# drop_reasons: REASON@FUNCTION of each IPv6 drop traced since the case
+# began, one a line
+drop_reasons() {
+	sed -n 's/.* location=\([^+ ]*\)[^ ]* reason: \([A-Z0-9_]*\).*/\2@\1/p' "$TI/trace"
+}
+
 # hp NAME HDR DEST WANT COUNTERS HEX [--bare] [ipeh-rawsend options]
 #   HDR hop|dst; DEST uc (the receiver) | mc (ff02::1);
 #   WANT deliver | drop | icmp:CODE:POINTER (ICMPv6 Parameter Problem);
 #   COUNTERS e.g. "he=1 pp=1": deltas on the processing node; he, pp and di
-#   are always checked (0 unless given);
+#   are always checked (0 unless given); r=REASON: the drop reason (default
+#   IP_INHDR for a case that drops, none for one that delivers);
 #   HEX the header, its first byte (next header) is filled in by ipeh-rawsend;
 #   --bare: no UDP after the header (next header 59).
 hp() {
@@ -88,12 +118,19 @@ hp() {
 	[[ $counters == *@router* ]] && node=router && counters=${counters//@router/}
 	if [ "$dest" = mc ]; then daddr=$MC rfile=$M_OUT; else daddr=$RCV rfile=$R_OUT; fi
 	declare -A want_d=([he]=0 [pp]=0 [di]=0) before after
-	local kv k
-	for kv in $counters; do want_d[${kv%%=*}]=${kv#*=}; done
+	local kv k want_r=IP_INHDR got_r
+	[ "$want" != deliver ] || want_r=""
+	for kv in $counters; do
+		case $kv in
+		r=*) want_r=${kv#r=} ;;
+		*) want_d[${kv%%=*}]=${kv#*=} ;;
+		esac
+	done
 	for k in "${!want_d[@]}"; do before[$k]=$(ctr $node "${CTR[$k]}"); done
 	local n0 wait_ms=300 out got
 	n0=$(npk "$rfile")
 	case $want in icmp:*) wait_ms=5000 ;; esac
+	: > "$TI/trace"
 	out=$(in_ns sender "$RAWSEND" --"$hdr" "$hex" "${l4[@]}" --dev s0 \
 		--wait-icmp $wait_ms "$@" $SND $daddr 2>&1)
 	# wait for the evidence: a delivered packet, or the counted drop
@@ -115,6 +152,8 @@ hp() {
 		n0=$((n0 + 1))
 	fi
 	for k in "${!want_d[@]}"; do after[$k]=$(ctr $node "${CTR[$k]}"); done
+	got_r=$(drop_reasons | tr '\n' ' ')
+	got_r=${got_r% }
 	if [ "$(npk "$rfile")" -gt "$n0" ]; then
 		got=deliver
 	elif [[ $out == *"icmp type=4 "* ]]; then
@@ -134,9 +173,13 @@ hp() {
 		deltas+=" ${CTR[$k]}+$d"
 		[ "$d" -eq "${want_d[$k]}" ] || bad+="${bad:+; }${CTR[$k]} +$d, want +${want_d[$k]}"
 	done
-	printf '%-3s %-2s %-72s want %-10s got %-10s at %-8s%s\n' "$hdr" "$dest" "$name" \
-		"$want" "$got" "$node" "$deltas" >> "$CATALOGUE"
-	echo "case '$name': $out | got $got at $node:$deltas"
+	# exactly one drop, with the reason wanted (none for a delivery)
+	if [ "${got_r%@*}" != "$want_r" ] || [[ $got_r == *" "* ]]; then
+		bad+="${bad:+; }drops traced: '${got_r:-none}', want '${want_r:-none}'"
+	fi
+	printf '%-3s %-2s %-72s want %-10s got %-10s at %-8s%s %s\n' "$hdr" "$dest" "$name" \
+		"$want" "$got" "$node" "$deltas" "${got_r:-no drop}" >> "$CATALOGUE"
+	echo "case '$name': $out | got $got at $node:$deltas | drops: ${got_r:-none}"
 	if [ -z "$bad" ]; then
 		ok "$hdr/$dest: $name -> $want"
 	else
@@ -162,10 +205,11 @@ series_change() { if [ "$IPEH_STOCK" = 1 ]; then echo "$2"; else echo "$1"; fi; 
 
 for h in hop dst; do
 	# --- structure (both headers, unicast) ---
-	hp "truncated header (Hdr Ext Len 1 = 16 bytes, 8 sent)" $h uc drop "he=1" \
-		"0001""0000""00000000" --bare
-	hp "packet shorter than its Payload Length (24 said, 8 sent)" $h uc drop "tr=1 @router" \
-		"0000""0100""00000000" --bare --plen 24
+	# SERIES-CHANGE (patches 1 and 19): the reason; stock says none
+	hp "truncated header (Hdr Ext Len 1 = 16 bytes, 8 sent)" $h uc drop \
+		"he=1 r=$(series_change PKT_TOO_SMALL NOT_SPECIFIED)" "0001""0000""00000000" --bare
+	hp "packet shorter than its Payload Length (24 said, 8 sent)" $h uc drop \
+		"tr=1 @router r=PKT_TOO_SMALL" "0000""0100""00000000" --bare --plen 24
 	hp "option running past the header (0x1e, 8 data bytes, 6 left)" $h uc drop "he=1" \
 		"0000""1e08""00000000"
 	hp "6 x Pad1 (longest legal padding run)" $h uc deliver "" \
@@ -186,16 +230,18 @@ for h in hop dst; do
 		"0000""1e00""1e00""1e00"
 	lim $h number -8
 	hp "unknown option 10xxxxxx, max_*_opts_number -8 (unknowns disallowed): no ICMP" \
-		$h uc drop "he=1" "0000""0100""9e02""0000"
+		$h uc drop "he=1 r=UNHANDLED_PROTO" "0000""0100""9e02""0000"
 	hp "padding only, max_*_opts_number -8" $h uc deliver "" \
 		"0000""0104""00000000"
 	lim $h number 8
 	hp "16-byte header, max_*_length unlimited" $h uc deliver "" \
 		"0001""1e0a""00000000000000000000""0100"
 	lim $h length 8
-	# SERIES-CHANGE for dst (patch 1): stock 6.12 drops it without counting
+	# SERIES-CHANGE for dst (patch 1): stock 6.12 drops it without counting;
+	# for both (patches 1 and 19): the reason, stock says none
 	c="he=1"
 	[ $h = hop ] || c=$(series_change "he=1" "he=0")
+	c+=" r=$(series_change IP_INHDR NOT_SPECIFIED)"
 	hp "16-byte header, max_*_length 8" $h uc drop "$c" \
 		"0001""1e0a""00000000000000000000""0100"
 	lim $h length $INTMAX
@@ -204,16 +250,16 @@ for h in hop dst; do
 	for dest in uc mc; do
 		hp "unknown option 0x1e (action 00: skip)" $h $dest deliver "" \
 			"0000""0100""1e02""0000"
-		hp "unknown option 0x5e (action 01: discard)" $h $dest drop "he=1" \
+		hp "unknown option 0x5e (action 01: discard)" $h $dest drop "he=1 r=UNHANDLED_PROTO" \
 			"0000""0100""5e02""0000"
 		hp "unknown option 0x9e (action 10: discard, ICMP even to multicast)" $h $dest \
-			icmp:2:44 "he=1 pp=1" "0000""0100""9e02""0000"
+			icmp:2:44 "he=1 pp=1 r=UNHANDLED_PROTO" "0000""0100""9e02""0000"
 		if [ $dest = uc ]; then
 			hp "unknown option 0xde (action 11: discard, ICMP)" $h $dest \
-				icmp:2:44 "he=1 pp=1" "0000""0100""de02""0000"
+				icmp:2:44 "he=1 pp=1 r=UNHANDLED_PROTO" "0000""0100""de02""0000"
 		else
 			hp "unknown option 0xde (action 11: discard, no ICMP to multicast)" $h $dest \
-				drop "he=1" "0000""0100""de02""0000"
+				drop "he=1 r=UNHANDLED_PROTO" "0000""0100""de02""0000"
 		fi
 	done
 done
@@ -253,21 +299,23 @@ hp "Jumbo Payload Length 65535 (<= 65535)" hop uc icmp:0:44 "he=1 pp=1" \
 	"0000""c204""0000ffff"
 hp "Jumbo 65536 with a non-zero IPv6 Payload Length" hop uc icmp:0:42 "he=1 pp=1" \
 	"0000""c204""00010000"
-hp "Jumbo 65536, Payload Length 0, packet much shorter" hop uc drop "he=1" \
+hp "Jumbo 65536, Payload Length 0, packet much shorter" hop uc drop "he=1 r=PKT_TOO_SMALL" \
 	"0000""c204""00010000" --plen 0
-hp "Jumbo in a Destination header (unknown there, action 11)" dst uc icmp:2:42 "he=1 pp=1" \
+hp "Jumbo in a Destination header (unknown there, action 11)" dst uc icmp:2:42 \
+	"he=1 pp=1 r=UNHANDLED_PROTO" \
 	"0000""c204""00010000"
 # Home Address (0xC9, 8n+6, 16 bytes; CONFIG_IPV6_MIP6, ipv6_dest_hao()):
 # the receiver has no IPsec state for it, so even a well-formed one is
 # dropped (xfrm6_input_addr() fails), counted in Ip6InHdrErrors
 HAO_HOME=20010db8000100000000000000000099
-hp "HAO, unicast home address, no IPsec state" dst uc drop "he=1" \
+hp "HAO, unicast home address, no IPsec state" dst uc drop "he=1 r=XFRM_POLICY" \
 	"0002""0102""0000""c910""$HAO_HOME"
-hp "HAO with a multicast home address" dst uc drop "he=1" \
+hp "HAO with a multicast home address" dst uc drop "he=1 r=INVALID_PROTO" \
 	"0002""0102""0000""c910""ff020000000000000000000000000001"
 hp "HAO with data length 14" dst uc drop "he=1" \
 	"0002""0102""0000""c90e""${HAO_HOME:0:28}""0100"
-hp "HAO in a Hop-by-Hop header (unknown there, action 11)" hop uc icmp:2:42 "he=1 pp=1" \
+hp "HAO in a Hop-by-Hop header (unknown there, action 11)" hop uc icmp:2:42 \
+	"he=1 pp=1 r=UNHANDLED_PROTO" \
 	"0002""c910""$HAO_HOME""0102""0000"
 
 # ---- RFC 8883 (patch 16): net.ipv6.icmp.exthdr_limit_errors=1 ----
@@ -368,6 +416,8 @@ if [ "$IPEH_STOCK" != 1 ]; then
 fi
 
 kill "$RPID" "$MPID" 2>/dev/null
+echo 0 > $TI/events/skb/kfree_skb/enable
+rmdir $TI
 wait "$RPID" "$MPID" 2>/dev/null
 echo "---- catalogue ($(uname -r)) ----"
 cat "$CATALOGUE"
