@@ -75,6 +75,9 @@ console=$results/console.log
 : > "$console"
 "${qemu[@]}" -serial "file:$console" -monitor none < /dev/null > "$results/qemu.log" 2>&1 &
 qpid=$!
+# ended (./dev test ends a guest it runs in the background when it stops
+# early): end the guest too
+trap 'kill "$qpid" 2>/dev/null; exit 143' TERM INT
 t0=$(date +%s)
 shown=0
 timed_out=0
