@@ -105,6 +105,7 @@ end() {
 }
 
 pids=()
+# shellcheck disable=SC2317 # run by the trap
 stop_all() {
 	local p
 	for p in "${pids[@]}"; do
