@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Boot the ipeh guest under QEMU (TCG) and collect what it did.
 #
-#   run-qemu.sh --mode test|demo|kbench|shell --kernel BZIMAGE --image ROOTFS.img \
+#   run-qemu.sh --mode test|demo|kbench|interop|shell --kernel BZIMAGE --image ROOTFS.img \
 #               --src REPO --stage STAGEDIR --results OUTDIR \
 #               [--modules MODDIR] [--cmdline 'extra kernel args'] [--timeout SECONDS]
-#               [--interactive] [--icount]
+#               [--interactive] [--icount] [--net 'QEMU ARGS']
 #
 # --modules: the kernel's modules as `make modules_install INSTALL_MOD_PATH=MODDIR`
 # put them; MODDIR/lib/modules is shared read-only (9p tag ipehmod) and the
@@ -14,6 +14,10 @@
 # --icount: QEMU's -icount shift=3, guest time counts instructions (8 ns
 # each), for kernel benchmarks (mode kbench).
 #
+# --net: QEMU arguments for the guest's network devices (-netdev ... -device
+# ...), split on spaces; ./dev interop (vm-images/run-interop.sh) joins its
+# guests with them. Without it the guest has no network device.
+#
 # Non-interactive runs write OUTDIR/console.log, and OUTDIR/all-results.txt with
 # one line per result ("ok NAME", "not ok NAME", "skip NAME -- why"): KUnit cases
 # parsed from the console's TAP, kernel splats (panic, Oops, BUG, WARN, KASAN,
@@ -21,7 +25,7 @@
 # device to the outside (-nic none): its only links are veths inside it.
 set -euo pipefail
 
-mode= kernel= image= src= stage= results= modules= cmdline= timeout= interactive=0 icount=0
+mode= kernel= image= src= stage= results= modules= cmdline= timeout= interactive=0 icount=0 net=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mode) mode=$2; shift ;;
@@ -35,6 +39,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift ;;
 	--interactive) interactive=1 ;;
 	--icount) icount=1 ;;
+	--net) net=$2; shift ;;
 	*) echo "run-qemu: unknown argument $1" >&2; exit 2 ;;
 	esac
 	shift
@@ -47,6 +52,7 @@ done
 case "$mode" in
 test) : "${timeout:=1500}" ;;	# runs take 120-600 s (debug kernel the longest)
 demo | kbench) : "${timeout:=1200}" ;;
+interop) : "${timeout:=900}" ;;
 *) : "${timeout:=0}" ;;
 esac
 mkdir -p "$results"
@@ -63,6 +69,10 @@ qemu=(qemu-system-x86_64 -accel tcg -cpu max -m 2048 -smp 1 -no-reboot
 	-virtfs "local,path=$results,mount_tag=ipehres,security_model=none,id=res"
 	-nic none -display none -device virtio-rng-pci)
 [ "$icount" -eq 0 ] || qemu+=(-icount shift=3)
+if [ -n "$net" ]; then
+	read -ra netargs <<< "$net"
+	qemu+=("${netargs[@]}")
+fi
 if [ -n "$modules" ] && [ -d "$modules/lib/modules" ]; then
 	qemu+=(-virtfs "local,path=$modules/lib/modules,mount_tag=ipehmod,security_model=none,readonly=on,id=mod")
 fi
@@ -172,7 +182,7 @@ if grep -nE '^(Kernel panic|Oops|BUG: |WARNING: |kernel BUG at|general protectio
 		sed -n "$((line > 5 ? line - 5 : 1)),$((line + 40))p" "$results/kernel.log"
 		echo "----"
 	} >&2
-elif [ "$mode" = test ]; then
+elif [ "$mode" = test ] || [ "$mode" = interop ]; then
 	echo "ok kernel: no panic/Oops/BUG/WARN/KASAN/lockdep report on the console" >> "$all"
 fi
 
@@ -187,6 +197,13 @@ if [ "$mode" = test ]; then
 	else
 		echo "not ok guest: e2e runner finished -- guest stopped early (see $console)" >> "$all"
 		tr -d '\r' < "$console" | tail -n 30 >&2
+	fi
+fi
+if [ "$mode" = interop ]; then
+	if tr -d '\r' < "$console" | grep -q 'IPEH-GUEST: interop role finished'; then
+		echo "ok guest: interop role finished" >> "$all"
+	else
+		echo "not ok guest: interop role finished -- $([ "$timed_out" -eq 1 ] && echo "killed after ${timeout}s" || echo "guest stopped early") (see $console)" >> "$all"
 	fi
 fi
 [ "$timed_out" -eq 0 ]

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs at every guest boot (ipeh-guest.service): installs the project's Debian
 # packages and the test programs the host staged, then does what the
-# host asked on the kernel command line with ipeh.mode=test|demo|kbench|shell
+# host asked on the kernel command line with ipeh.mode=test|demo|kbench|interop|shell
 # (ipeh.only=GLOB: only these tests; ipeh.stock=1: the kernel is stock 6.12,
 # without the series: only the tests marked to run on stock; ipeh.nomip6=1:
 # the kernel has no CONFIG_IPV6_MIP6).
@@ -78,6 +78,11 @@ demo)
 	;;
 kbench)
 	/ipeh/src/vm-images/guest/run-kbench
+	finish
+	;;
+interop)
+	# one node of ./dev interop (ipeh.role=P1|S1|P2|S2)
+	/ipeh/src/vm-images/guest/run-interop
 	finish
 	;;
 shell)
