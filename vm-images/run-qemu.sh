@@ -50,7 +50,7 @@ done
 [ -f "$kernel" ] || { echo "run-qemu: no kernel at $kernel" >&2; exit 2; }
 [ -f "$image" ] || { echo "run-qemu: no image at $image" >&2; exit 2; }
 case "$mode" in
-test) : "${timeout:=1500}" ;;	# runs take 120-600 s (debug kernel the longest)
+test) : "${timeout:=1500}" ;;	# ./dev passes its own per kernel (variant_timeout)
 demo | kbench) : "${timeout:=1200}" ;;
 interop) : "${timeout:=900}" ;;
 *) : "${timeout:=0}" ;;
