@@ -8,11 +8,12 @@
 # Ignored, with the reason given in the cover letter:
 #   FILE_PATH_CHANGES  "does MAINTAINERS need updating?" for new files under
 #                      net/ipv6/ and include/net/ip*, which the NETWORKING
-#                      [IPv4/IPv6] entry already covers.
+#                      [IPv4/IPv6] entry already covers, and under
+#                      tools/testing/selftests/net/ (NETWORKING [GENERAL]).
 # Exit status: 0 if every patch is clean, 1 otherwise.
 set -uo pipefail
 
-[[ $# -ge 1 ]] || { sed -n '2,12p' "$0" >&2; exit 2; }
+[[ $# -ge 1 ]] || { sed -n '2,13p' "$0" >&2; exit 2; }
 here=$(cd "$(dirname "$0")/.." && pwd)
 src=$(cd "$1" && pwd)
 series=${2:-$here/patches/series}
