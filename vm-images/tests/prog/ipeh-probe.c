@@ -68,7 +68,15 @@ static int usage(void)
 	      "  tablebench N REPS [full]     a policy of N entries: N SETs against one REPLACE\n"
 	      "  sendloop HDR HEX ADDR PORT N USEC  N datagrams (block in a cmsg),\n"
 	      "                               a USEC pause every 8: counts of verdicts\n"
-	      "HDR is hop, dst or rtdst; HEX is the whole header (next-header byte first).\n",
+	      "  churnsend ADDR PORT SECONDS USEC TAG SPEC...  datagrams carrying each SPEC\n"
+	      "                               in turn (sticky and cmsg), a copy of the blocks\n"
+	      "                               in the payload: counts of verdicts\n"
+	      "  churnrecv PORT STOPFILE      check each datagram's blocks against its payload,\n"
+	      "                               until STOPFILE exists and the socket is idle\n"
+	      "  stickyloop SECONDS USEC SPEC...  set and remove sticky options: verdicts\n"
+	      "  loopcheck SPEC               one datagram to ::1, received and compared\n"
+	      "HDR is hop, dst or rtdst; HEX is the whole header (next-header byte first);\n"
+	      "SPEC is hop=HEX, dst=HEX or hop=HEX,dst=HEX.\n",
 	      stderr);
 	return 2;
 }
@@ -1021,6 +1029,503 @@ static int cmd_sendloop(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * ---- stress under churn (55-churn): datagrams whose option blocks the
+ * receiver checks byte for byte against what the sender put in them ----
+ *
+ * A SPEC is "hop=HEX", "dst=HEX" or "hop=HEX,dst=HEX": the blocks of one
+ * datagram. Each datagram's payload carries a copy of the blocks it was
+ * sent with (and the data of some options varies with its sequence number),
+ * so the receiver needs no other knowledge of what was sent.
+ */
+#define CHURN_MAGIC 0x43484e31u	/* "CHN1" */
+#define CHURN_BLK 512
+
+struct churn_spec {
+	uint8_t hop[CHURN_BLK], dst[CHURN_BLK];
+	size_t hoplen, dstlen;
+};
+
+/* payload: magic, seq, mode, tag[8], hop length, dst length, hop, dst */
+struct churn_head {
+	uint32_t magic;
+	uint32_t seq;
+	uint8_t mode;	/* 0 sticky (setsockopt), 1 cmsg */
+	char tag[8];
+	uint8_t pad;
+	uint16_t hoplen;
+	uint16_t dstlen;
+} __attribute__((packed));
+
+static int churn_block(const char *hex, uint8_t *b, size_t *len)
+{
+	int n = parse_hex(hex, b, CHURN_BLK);
+
+	/* a whole header: its length byte says how long it is */
+	if (n < 8 || (size_t)(b[1] + 1) * 8 != (size_t)n)
+		return -1;
+	*len = (size_t)n;
+	return 0;
+}
+
+static int churn_spec_parse(const char *arg, struct churn_spec *s)
+{
+	char buf[4 * CHURN_BLK], *tok, *save = NULL;
+
+	memset(s, 0, sizeof(*s));
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strncmp(tok, "hop=", 4) && !s->hoplen) {
+			if (churn_block(tok + 4, s->hop, &s->hoplen) < 0)
+				return -1;
+		} else if (!strncmp(tok, "dst=", 4) && !s->dstlen) {
+			if (churn_block(tok + 4, s->dst, &s->dstlen) < 0)
+				return -1;
+		} else {
+			return -1;
+		}
+	}
+	return s->hoplen || s->dstlen ? 0 : -1;
+}
+
+static int churn_specs(int argc, char **argv, struct churn_spec *specs, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < argc; i++) {
+		if (n == max || churn_spec_parse(argv[i], &specs[n]) < 0) {
+			fprintf(stderr, "ipeh-probe: bad block spec '%s' (hop=HEX[,dst=HEX], whole headers)\n",
+				argv[i]);
+			return -1;
+		}
+		n++;
+	}
+	return n;
+}
+
+/*
+ * Give the options whose data nobody on the path reads or changes (the
+ * RFC 4727 experimental types 0x1e and 0x3e, and the node data of an IOAM
+ * trace on nodes where IOAM is off) bytes that depend on @seq.
+ */
+static void churn_vary(uint8_t *b, size_t len, uint32_t seq)
+{
+	size_t off = 2;
+
+	while (off < len) {
+		uint8_t type = b[off];
+		size_t olen, from = 0;
+
+		if (type == 0) {
+			off++;
+			continue;
+		}
+		if (off + 1 >= len)
+			break;
+		olen = b[off + 1];
+		if (off + 2 + olen > len)
+			break;
+		if (type == 0x1e || type == 0x3e || (type == 0x31 && olen > 10)) {
+			from = type == 0x31 ? 10 : 0;
+			for (size_t i = from; i < olen; i++)
+				b[off + 2 + i] = (uint8_t)((seq * 2654435761u) >> (8 * (i % 4))) ^ (uint8_t)i;
+		}
+		off += 2 + olen;
+	}
+}
+
+/* The payload of datagram @seq of @s, with its varied blocks in @hop, @dst */
+static size_t churn_payload(const struct churn_spec *s, const char *tag,
+			    uint32_t seq, uint8_t mode, uint8_t *hop,
+			    uint8_t *dst, uint8_t *out)
+{
+	struct churn_head h = { .magic = htonl(CHURN_MAGIC), .seq = htonl(seq),
+				.mode = mode, .hoplen = htons((uint16_t)s->hoplen),
+				.dstlen = htons((uint16_t)s->dstlen) };
+
+	strncpy(h.tag, tag, sizeof(h.tag));
+	memcpy(hop, s->hop, s->hoplen);
+	memcpy(dst, s->dst, s->dstlen);
+	churn_vary(hop, s->hoplen, seq);
+	churn_vary(dst, s->dstlen, seq ^ 0x5a5a5a5au);
+	memcpy(out, &h, sizeof(h));
+	memcpy(out + sizeof(h), hop, s->hoplen);
+	memcpy(out + sizeof(h) + s->hoplen, dst, s->dstlen);
+	return sizeof(h) + s->hoplen + s->dstlen;
+}
+
+/*
+ * Compare the blocks a datagram arrived with (@msg's cmsgs) with the copy in
+ * its payload: each header byte for byte, except the Next Header byte, which
+ * the sending kernel writes (Destination options or UDP after the Hop-by-Hop
+ * header, UDP after the Destination options) and is checked to be that.
+ * Returns 0 (identical), 1 (mismatch, described in @why) or -1 (not ours).
+ */
+static int churn_check(const uint8_t *p, size_t n, struct msghdr *msg,
+		       struct churn_head *h, char *why, size_t whylen)
+{
+	uint8_t want[2][CHURN_BLK];
+	size_t wlen[2] = { 0, 0 }, glen[2] = { 0, 0 };
+	const uint8_t *got[2] = { NULL, NULL }, *blk;
+	static const char *const names[2] = { "hop", "dst" };
+	enum ipeh_hdr hdr;
+	void *cookie = NULL;
+	size_t len;
+	int extra = 0;
+
+	if (n < sizeof(*h))
+		return -1;
+	memcpy(h, p, sizeof(*h));
+	h->magic = ntohl(h->magic);
+	h->seq = ntohl(h->seq);
+	h->hoplen = ntohs(h->hoplen);
+	h->dstlen = ntohs(h->dstlen);
+	if (h->magic != CHURN_MAGIC || h->hoplen > CHURN_BLK || h->dstlen > CHURN_BLK ||
+	    n != sizeof(*h) + h->hoplen + h->dstlen)
+		return -1;
+	wlen[0] = h->hoplen;
+	wlen[1] = h->dstlen;
+	memcpy(want[0], p + sizeof(*h), wlen[0]);
+	memcpy(want[1], p + sizeof(*h) + wlen[0], wlen[1]);
+	if (wlen[0])
+		want[0][0] = wlen[1] ? IPPROTO_DSTOPTS : IPPROTO_UDP;
+	if (wlen[1])
+		want[1][0] = IPPROTO_UDP;
+	while (ipeh_cmsg_next(msg, &cookie, &hdr, &blk, &len) == 1) {
+		int i = hdr == IPEH_HDR_HOPOPTS ? 0 : hdr == IPEH_HDR_DSTOPTS ? 1 : -1;
+
+		if (i < 0 || got[i]) {
+			extra++;
+			continue;
+		}
+		got[i] = blk;
+		glen[i] = len;
+	}
+	if (msg->msg_flags & MSG_CTRUNC) {
+		snprintf(why, whylen, "control data truncated");
+		return 1;
+	}
+	if (extra) {
+		snprintf(why, whylen, "%d unexpected option cmsgs", extra);
+		return 1;
+	}
+	for (int i = 0; i < 2; i++) {
+		int o = 0;
+
+		if (glen[i] == wlen[i] && (!wlen[i] || !memcmp(got[i], want[i], wlen[i])))
+			continue;
+		o = snprintf(why, whylen, "%s sent=", names[i]);
+		for (size_t k = 0; k < wlen[i] && (size_t)o + 3 < whylen; k++)
+			o += snprintf(why + o, whylen - (size_t)o, "%02x", want[i][k]);
+		if ((size_t)o < whylen)
+			o += snprintf(why + o, whylen - (size_t)o, " got=%s", got[i] ? "" : "(none)");
+		for (size_t k = 0; k < glen[i] && (size_t)o + 3 < whylen; k++)
+			o += snprintf(why + o, whylen - (size_t)o, "%02x", got[i][k]);
+		return 1;
+	}
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* verdict counts of the churn commands: ok, EPERM, and the first other errno */
+struct churn_count {
+	long ok, eperm, other;
+	int first_other;
+};
+
+static void churn_count(struct churn_count *c, int r)
+{
+	if (r == 0)
+		c->ok++;
+	else if (r == -EPERM)
+		c->eperm++;
+	else if (!c->other++)
+		c->first_other = r;
+}
+
+static void churn_count_print(const char *what, const struct churn_count *c)
+{
+	printf("%s %ld EPERM %ld other %ld%s%s", what, c->ok, c->eperm, c->other,
+	       c->other ? " first " : "", c->other ? errtok(c->first_other) : "");
+}
+
+/*
+ * churnsend ADDR PORT SECONDS USEC TAG SPEC...: for SECONDS, datagrams with
+ * each SPEC in turn, every other round through sticky options (setsockopt,
+ * send, remove) and through sendmsg() ancillary data; USEC pause after each.
+ * Verdicts: ok (sent), EPERM (the policy of that moment forbids), other.
+ * IPEH_CHURN_CORRUPT=N in the environment: every Nth payload copy has its
+ * last byte flipped, so that the receiver must report a mismatch.
+ */
+static int cmd_churnsend(int argc, char **argv)
+{
+	struct sockaddr_in6 dst = { .sin6_family = AF_INET6 };
+	static struct churn_spec specs[16];
+	struct churn_count c = { 0 };
+	long modes[2] = { 0, 0 }, clear_fail = 0;
+	const char *cenv = getenv("IPEH_CHURN_CORRUPT");
+	int corrupt = cenv ? atoi(cenv) : 0;
+	double end;
+	int nspec, fd, usec;
+	uint32_t seq;
+
+	if (argc < 7 || inet_pton(AF_INET6, argv[1], &dst.sin6_addr) != 1)
+		return usage();
+	dst.sin6_port = htons((uint16_t)atoi(argv[2]));
+	end = now_s() + atof(argv[3]);
+	usec = atoi(argv[4]);
+	nspec = churn_specs(argc - 6, argv + 6, specs, 16);
+	if (nspec < 0)
+		return usage();
+	fd = udp6_socket();
+	if (fd < 0)
+		return 1;
+	for (seq = 0; now_s() < end; seq++) {
+		const struct churn_spec *s = &specs[seq % (uint32_t)nspec];
+		uint8_t mode = (uint8_t)((seq / (uint32_t)nspec) % 2);
+		uint8_t hop[CHURN_BLK], dsto[CHURN_BLK], pl[2 * CHURN_BLK + 64];
+		uint8_t ctl[2 * CHURN_BLK + 64] __attribute__((aligned(8)));
+		struct iovec iov = { .iov_base = pl };
+		struct msghdr msg = { .msg_name = &dst, .msg_namelen = sizeof(dst),
+				      .msg_iov = &iov, .msg_iovlen = 1 };
+		int r = 0;
+
+		iov.iov_len = churn_payload(s, argv[5], seq, mode, hop, dsto, pl);
+		/* to see the receiver's check fail: a wrong copy now and then */
+		if (corrupt > 0 && seq % (uint32_t)corrupt == (uint32_t)corrupt - 1)
+			pl[iov.iov_len - 1] ^= 0x01;
+		if (mode == 0) {
+			if (s->hoplen)
+				r = ipeh_sock_set(fd, IPEH_HDR_HOPOPTS, hop, s->hoplen);
+			if (!r && s->dstlen)
+				r = ipeh_sock_set(fd, IPEH_HDR_DSTOPTS, dsto, s->dstlen);
+		} else {
+			msg.msg_control = ctl;
+			if (s->hoplen)
+				r = ipeh_cmsg_put(&msg, sizeof(ctl), IPEH_HDR_HOPOPTS, hop, s->hoplen);
+			if (!r && s->dstlen)
+				r = ipeh_cmsg_put(&msg, sizeof(ctl), IPEH_HDR_DSTOPTS, dsto, s->dstlen);
+		}
+		if (!r && sendmsg(fd, &msg, 0) < 0)
+			r = -errno;
+		if (mode == 0) {
+			/* removing sticky options is allowed whatever the policy */
+			clear_fail += ipeh_sock_clear(fd, IPEH_HDR_HOPOPTS) != 0;
+			clear_fail += ipeh_sock_clear(fd, IPEH_HDR_DSTOPTS) != 0;
+		}
+		churn_count(&c, r);
+		if (!r)
+			modes[mode]++;
+		if (usec)
+			usleep((useconds_t)usec);
+	}
+	close(fd);
+	printf("churnsend %s: ", argv[5]);
+	churn_count_print("sent", &c);
+	printf(" sticky %ld cmsg %ld clear-failed %ld\n", modes[0], modes[1], clear_fail);
+	return 0;
+}
+
+/*
+ * churnrecv PORT STOPFILE: receive and check every datagram until STOPFILE
+ * exists and nothing arrived for 500 ms: counts per sender tag, identical,
+ * mismatches (the first ones shown), datagrams that are not churnsend's.
+ */
+static int cmd_churnrecv(int argc, char **argv)
+{
+	struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT };
+	char tags[8][9] = { { 0 } };
+	long per_tag[8] = { 0 }, got = 0, same = 0, mism = 0, foreign = 0;
+	int fd, rcvbuf = 16 << 20, idle_ms = 0;
+
+	if (argc < 3)
+		return usage();
+	a.sin6_port = htons((uint16_t)atoi(argv[1]));
+	fd = udp6_socket();
+	if (fd < 0)
+		return 1;
+	/* room for everything the senders can send between two reads */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    ipeh_sock_recv_enable(fd, IPEH_HDR_HOPOPTS, true) < 0 ||
+	    ipeh_sock_recv_enable(fd, IPEH_HDR_DSTOPTS, true) < 0) {
+		perror("ipeh-probe: bind/recv enable");
+		return 1;
+	}
+	printf("ready\n");
+	fflush(stdout);
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		uint8_t data[4 * CHURN_BLK], ctl[4 * CHURN_BLK] __attribute__((aligned(8)));
+		struct iovec iov = { .iov_base = data, .iov_len = sizeof(data) };
+		struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+				      .msg_control = ctl, .msg_controllen = sizeof(ctl) };
+		struct churn_head h;
+		char why[600];
+		ssize_t n;
+		int i, v;
+
+		if (poll(&pfd, 1, 100) <= 0) {
+			idle_ms += 100;
+			if (idle_ms >= 500 && access(argv[2], F_OK) == 0)
+				break;
+			continue;
+		}
+		idle_ms = 0;
+		n = recvmsg(fd, &msg, MSG_DONTWAIT);
+		if (n < 0)
+			continue;
+		got++;
+		v = churn_check(data, (size_t)n, &msg, &h, why, sizeof(why));
+		if (v < 0) {
+			foreign++;
+			continue;
+		}
+		for (i = 0; i < 8 && tags[i][0] && strncmp(tags[i], h.tag, 8); i++)
+			;
+		if (i < 8) {
+			if (!tags[i][0])
+				memcpy(tags[i], h.tag, 8);
+			per_tag[i]++;
+		}
+		if (v == 0) {
+			same++;
+		} else if (mism++ < 5) {
+			printf("MISMATCH tag=%.8s seq=%u via=%s %s\n", h.tag, h.seq,
+			       h.mode ? "cmsg" : "sticky", why);
+		}
+	}
+	close(fd);
+	printf("churnrecv: received %ld identical %ld mismatches %ld foreign %ld;", got, same,
+	       mism, foreign);
+	for (int i = 0; i < 8 && tags[i][0]; i++)
+		printf(" from %s %ld", tags[i], per_tag[i]);
+	printf("\n");
+	return 0;
+}
+
+/*
+ * stickyloop SECONDS USEC SPEC...: for SECONDS, set each SPEC's blocks as
+ * sticky options on one socket and remove them again. Setting: ok or EPERM
+ * (what the policy of that moment says) or other; removing must work.
+ */
+static int cmd_stickyloop(int argc, char **argv)
+{
+	static struct churn_spec specs[16];
+	struct churn_count set = { 0 }, clr = { 0 };
+	double end;
+	int nspec, fd, usec;
+
+	if (argc < 4)
+		return usage();
+	end = now_s() + atof(argv[1]);
+	usec = atoi(argv[2]);
+	nspec = churn_specs(argc - 3, argv + 3, specs, 16);
+	if (nspec < 0)
+		return usage();
+	fd = udp6_socket();
+	if (fd < 0)
+		return 1;
+	for (long i = 0; now_s() < end; i++) {
+		const struct churn_spec *s = &specs[i % nspec];
+
+		if (s->hoplen)
+			churn_count(&set, ipeh_sock_set(fd, IPEH_HDR_HOPOPTS, s->hop, s->hoplen));
+		if (s->dstlen)
+			churn_count(&set, ipeh_sock_set(fd, IPEH_HDR_DSTOPTS, s->dst, s->dstlen));
+		churn_count(&clr, ipeh_sock_clear(fd, IPEH_HDR_HOPOPTS));
+		churn_count(&clr, ipeh_sock_clear(fd, IPEH_HDR_DSTOPTS));
+		if (usec)
+			usleep((useconds_t)usec);
+	}
+	close(fd);
+	printf("stickyloop: ");
+	churn_count_print("set ok", &set);
+	printf("; ");
+	churn_count_print("clear ok", &clr);
+	printf("\n");
+	return 0;
+}
+
+/*
+ * loopcheck SPEC: one datagram with SPEC's blocks in ancillary data to ::1,
+ * received and compared byte for byte: "ok", the sendmsg() errno, "LOST" or
+ * "MISMATCH ...".
+ */
+static int cmd_loopcheck(int argc, char **argv)
+{
+	struct sockaddr_in6 lo = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+	uint8_t hop[CHURN_BLK], dsto[CHURN_BLK], pl[2 * CHURN_BLK + 64], data[4 * CHURN_BLK];
+	uint8_t ctl[2 * CHURN_BLK + 64] __attribute__((aligned(8)));
+	uint8_t rctl[4 * CHURN_BLK] __attribute__((aligned(8)));
+	static struct churn_spec s;
+	struct iovec iov = { .iov_base = pl };
+	struct msghdr msg = { .msg_name = &lo, .msg_namelen = sizeof(lo),
+			      .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl };
+	struct iovec riov = { .iov_base = data, .iov_len = sizeof(data) };
+	struct msghdr rmsg = { .msg_iov = &riov, .msg_iovlen = 1,
+			       .msg_control = rctl, .msg_controllen = sizeof(rctl) };
+	struct pollfd pfd;
+	struct churn_head h;
+	socklen_t sl = sizeof(lo);
+	char why[600];
+	ssize_t n;
+	int fd, rfd, r = 0;
+
+	if (argc < 2 || churn_specs(1, argv + 1, &s, 1) < 0)
+		return usage();
+	fd = udp6_socket();
+	rfd = udp6_socket();
+	if (fd < 0 || rfd < 0)
+		return 1;
+	if (bind(rfd, (struct sockaddr *)&lo, sizeof(lo)) < 0 ||
+	    getsockname(rfd, (struct sockaddr *)&lo, &sl) < 0 ||
+	    ipeh_sock_recv_enable(rfd, IPEH_HDR_HOPOPTS, true) < 0 ||
+	    ipeh_sock_recv_enable(rfd, IPEH_HDR_DSTOPTS, true) < 0) {
+		perror("ipeh-probe: bind ::1");
+		return 1;
+	}
+	iov.iov_len = churn_payload(&s, "loop", (uint32_t)getpid(), 1, hop, dsto, pl);
+	if (s.hoplen)
+		r = ipeh_cmsg_put(&msg, sizeof(ctl), IPEH_HDR_HOPOPTS, hop, s.hoplen);
+	if (!r && s.dstlen)
+		r = ipeh_cmsg_put(&msg, sizeof(ctl), IPEH_HDR_DSTOPTS, dsto, s.dstlen);
+	if (!r && sendmsg(fd, &msg, 0) < 0)
+		r = -errno;
+	if (r) {
+		printf("%s\n", errtok(r));
+		return 0;
+	}
+	pfd = (struct pollfd){ .fd = rfd, .events = POLLIN };
+	if (poll(&pfd, 1, 5000) <= 0 || (n = recvmsg(rfd, &rmsg, 0)) < 0) {
+		printf("LOST\n");
+		return 0;
+	}
+	switch (churn_check(data, (size_t)n, &rmsg, &h, why, sizeof(why))) {
+	case 0:
+		printf("ok\n");
+		break;
+	case 1:
+		printf("MISMATCH %s\n", why);
+		break;
+	default:
+		printf("MISMATCH not the datagram sent\n");
+	}
+	close(fd);
+	close(rfd);
+	return 0;
+}
+
 /* ---- change notifications, as a listener receives them ---- */
 
 static int cmd_listen(int argc, char **argv)
@@ -1286,5 +1791,13 @@ int main(int argc, char **argv)
 		return cmd_replace(argc, argv);
 	if (!strcmp(argv[0], "tablebench"))
 		return cmd_tablebench(argc, argv);
+	if (!strcmp(argv[0], "churnsend"))
+		return cmd_churnsend(argc, argv);
+	if (!strcmp(argv[0], "churnrecv"))
+		return cmd_churnrecv(argc, argv);
+	if (!strcmp(argv[0], "stickyloop"))
+		return cmd_stickyloop(argc, argv);
+	if (!strcmp(argv[0], "loopcheck"))
+		return cmd_loopcheck(argc, argv);
 	return usage();
 }
