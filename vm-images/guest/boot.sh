@@ -4,13 +4,19 @@
 # host asked on the kernel command line with ipeh.mode=test|demo|kbench|interop|shell
 # (ipeh.only=GLOB: only these tests; ipeh.stock=1: the kernel is stock 6.12,
 # without the series: only the tests marked to run on stock; ipeh.nomip6=1:
-# the kernel has no CONFIG_IPV6_MIP6).
+# the kernel has no CONFIG_IPV6_MIP6; ipeh.debug=1: the debug kernel, which
+# runs the tests marked "# ipeh: debug pass only"; ipeh.churn=SECONDS: how
+# long 55-churn churns, ipeh.churn_corrupt=N: its senders corrupt every Nth
+# copy of what they sent, to see its checks fail).
 set -u
 
 mode=shell
 only=
 stock=0
 nomip6=0
+debug=0
+churn=
+churn_corrupt=
 read -ra words < /proc/cmdline
 for word in "${words[@]}"; do
 	case "$word" in
@@ -18,6 +24,9 @@ for word in "${words[@]}"; do
 	ipeh.only=*) only=${word#ipeh.only=} ;;
 	ipeh.stock=1) stock=1 ;;
 	ipeh.nomip6=1) nomip6=1 ;;
+	ipeh.debug=1) debug=1 ;;
+	ipeh.churn=*) churn=${word#ipeh.churn=} ;;
+	ipeh.churn_corrupt=*) churn_corrupt=${word#ipeh.churn_corrupt=} ;;
 	esac
 done
 
@@ -69,7 +78,9 @@ finish() {
 
 case "$mode" in
 test)
-	IPEH_ONLY=$only IPEH_STOCK=$stock IPEH_NOMIP6=$nomip6 /ipeh/src/vm-images/guest/run-tests
+	IPEH_ONLY=$only IPEH_STOCK=$stock IPEH_NOMIP6=$nomip6 IPEH_DEBUG=$debug \
+		IPEH_CHURN_SECONDS=$churn IPEH_CHURN_CORRUPT=$churn_corrupt \
+		/ipeh/src/vm-images/guest/run-tests
 	finish
 	;;
 demo)
