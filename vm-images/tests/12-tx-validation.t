@@ -46,6 +46,7 @@ for via in sockopt cmsg; do
 	expect "user ($via): trailing Pad1 x4 refused" EINVAL run hop "$PAD1_TRAILING"
 	expect "user ($via): IOAM data length 16 (not 4n+2) refused" EINVAL run hop "$BAD_LEN_MULT"
 	expect "user ($via): option 0x1e in Hop-by-Hop (class) refused" EINVAL run hop "$EXP_HOP"
+	expect "user ($via): option 0x1e with 0 data bytes (min 4) refused" EINVAL run dst "0000""1e00""0102""0000"
 	# a header of padding only carries no option the user was granted
 	expect "user ($via): Hop-by-Hop header of padding only refused" EPERM run hop "0000010400000000"
 	expect "user ($via): Destination header of padding only refused" EPERM run dst "0000000000000000"
