@@ -171,8 +171,10 @@ fi
 # Kernel splats anywhere on the console fail the run, with the report shown.
 # The kernel's own report headers (as syzkaller and kselftest's dmesg checks
 # look for them): panics, Oops, BUG and WARNING (lockdep's reports start with
-# one), KASAN/KFENCE/UBSAN/kmemleak, RCU stalls, hung tasks, soft lockups.
-if grep -nE '^(Kernel panic|Oops|BUG: |WARNING: |kernel BUG at|general protection fault|KASAN|KFENCE: |UBSAN: |kmemleak: [0-9]+ new suspected|INFO: task .* blocked|INFO: rcu_|rcu: INFO: |rcu: .*detected stalls|watchdog: BUG|Unable to handle kernel|divide error: |invalid opcode: |stack segment: |refcount_t: |list_(add|del) corruption|RTNL: assertion failed|unregister_netdevice: waiting for)' \
+# one), KASAN/KFENCE/UBSAN/kmemleak, RCU stalls, hung tasks, soft lockups,
+# lockdep's non-static key report (an INFO, not a WARNING) and SLUB's object
+# reports ("BUG kmalloc-64 (Tainted: …): Redzone overwritten").
+if grep -nE '^(Kernel panic|Oops|BUG: |WARNING: |kernel BUG at|general protection fault|KASAN|KFENCE: |UBSAN: |kmemleak: [0-9]+ new suspected|INFO: task .* blocked|INFO: rcu_|rcu: INFO: |rcu: .*detected stalls|INFO: trying to register non-static key|BUG [^ ]+ \((Not tainted|Tainted)|watchdog: BUG|Unable to handle kernel|divide error: |invalid opcode: |stack segment: |refcount_t: |list_(add|del) corruption|RTNL: assertion failed|unregister_netdevice: waiting for)' \
 	"$results/kernel.log" > "$results/splats.txt"; then
 	first=$(head -n 1 "$results/splats.txt" | cut -d: -f2- | cut -c1-120)
 	echo "not ok kernel: no panic/Oops/BUG/WARN/KASAN/lockdep report on the console -- $first" >> "$all"
