@@ -106,7 +106,7 @@
 #include "kfuzz-lib.h"
 
 #define KCOV_PATH	"/sys/kernel/debug/kcov"
-#define KCOV_WORDS	(1UL << 18)	/* PCs one operation may record */
+#define KCOV_WORDS	(1UL << 19)	/* PCs one operation may record (4 MB) */
 #define PCSET_CAP	(1ULL << 21)
 #define MAX_CORPUS	8192
 #define RCV_PORT	7399
@@ -168,8 +168,9 @@ static int listen_fd = -1, rcv_fd = -1;
 static pid_t child_pid = -1;
 static int to_child = -1, from_child = -1;
 static unsigned long child_restarts;
+static unsigned long kcov_full;		/* operations that filled the buffer */
 
-static int die(const char *fmt, ...)
+static _Noreturn __attribute__((format(printf, 1, 2))) void die(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -212,8 +213,10 @@ static unsigned long kcov_end(void)
 	if (ioctl(kc.fd, KCOV_DISABLE, 0) < 0)
 		die("KCOV_DISABLE: %s", strerror(errno));
 	n = __atomic_load_n(&kc.area[0], __ATOMIC_RELAXED);
-	if (n > KCOV_WORDS - 1)
+	if (n >= KCOV_WORDS - 1) {	/* the kernel stopped recording */
 		n = KCOV_WORDS - 1;
+		kcov_full++;
+	}
 	for (unsigned long i = 0; i < n; i++)
 		fresh += (unsigned long)kf_pcset_add(pcs, kc.area[i + 1]);
 	return fresh;
@@ -1009,9 +1012,10 @@ static void stats(const char *what, unsigned long execs, double t0, unsigned lon
 	double el = now() - t0;
 
 	printf("kfuzz %s %s: execs %lu execs/s %.1f corpus %u pcs %llu findings %lu "
-	       "child-restarts %lu elapsed %.0f\n", target == KF_NL ? "nl" : "opt", what,
-	       execs, el > 0 ? (double)execs / el : 0.0, ncorpus,
-	       (unsigned long long)pcs->count, findings, child_restarts, el);
+	       "child-restarts %lu kcov-full %lu elapsed %.0f\n",
+	       target == KF_NL ? "nl" : "opt", what, execs,
+	       el > 0 ? (double)execs / el : 0.0, ncorpus,
+	       (unsigned long long)pcs->count, findings, child_restarts, kcov_full, el);
 	fflush(stdout);
 }
 
@@ -1054,6 +1058,8 @@ int main(int argc, char **argv)
 	}
 	if (replay && !corpus_dir && !seeds_dir)
 		die("--replay needs --corpus DIR or --seeds DIR");
+	if (corpus_dir && mkdir(corpus_dir, 0755) < 0 && errno != EEXIST)
+		die("--corpus %s: %s", corpus_dir, strerror(errno));
 	if (geteuid() != 0)
 		die("must run as root (KCOV in debugfs, unshare, table changes)");
 	if (!user_uid)
