@@ -5,6 +5,7 @@
  * call beyond ordinary ones (memory, stdio); ipeh-kfuzz itself runs only in
  * test guests.
  */
+#include <dirent.h>
 #include <linux/ipeh.h>
 #include <linux/netlink.h>
 #include <stdio.h>
@@ -243,8 +244,62 @@ static void test_mutate(void)
 	CHECK(changed > 150000);
 }
 
-int main(void)
+/* the nl seeds: every record's data is a whole chain of attributes */
+static void test_nl_seeds(const char *dir)
 {
+	static struct kf_recs rs;
+	static uint8_t buf[KF_MAX_INPUT];
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	unsigned int files = 0;
+
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[4096];
+		FILE *f;
+		size_t len;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		f = fopen(path, "rb");
+		CHECK(f != NULL);
+		if (!f)
+			continue;
+		len = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		files++;
+		kf_decode(buf, len, &rs);
+		CHECK(rs.n > 0);
+		for (unsigned int i = 0; i < rs.n; i++) {
+			size_t off[64], end = 0;
+			long parent[64];
+			unsigned int n = kf_nla_walk(rs.r[i].data, rs.r[i].len, off, parent, 64);
+
+			for (unsigned int k = 0; k < n; k++) {
+				uint16_t l;
+
+				memcpy(&l, rs.r[i].data + off[k], 2);
+				if (parent[k] < 0)
+					end = off[k] + NLA_ALIGN(l);
+			}
+			if (end != rs.r[i].len)
+				fprintf(stderr, "%s: record %u: attributes end at %zu of %u\n",
+					e->d_name, i, end, rs.r[i].len);
+			CHECK(end == rs.r[i].len);
+		}
+		CHECK(kf_encode(&rs, buf + 0, sizeof(buf)) == len);
+	}
+	closedir(d);
+	CHECK(files > 0);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1)
+		test_nl_seeds(argv[1]);
 	test_rng();
 	test_pcset();
 	test_records();
