@@ -1,8 +1,6 @@
-# ipeh: debug pass only
-# DRAFT (issue 16 §1), kept out of vm-images/tests/ until a KCOV guest
-# exists: never run. Move it to vm-images/tests/ (executable) once ./dev
-# boots IPEH_KERNEL_VARIANT=kcov guests with ipeh.debug=1 and passes a
-# fuzzing time (for example ipeh.kfuzz=SECONDS -> IPEH_KFUZZ_SECONDS).
+# ipeh: kcov kernel only
+# Run by ./dev kfuzz [MINUTES] on the kcov kernel (kernel/config/kcov.config);
+# not part of ./dev test.
 #
 # Coverage-guided fuzzing of the series' kernel surface with ipeh-kfuzz
 # (fuzz/README.md, "Kernel fuzzing"): for each target (nl: the ipv6-tlv
@@ -34,7 +32,7 @@ fi
 kfuzz_line() { grep "^kfuzz [a-z]* $2:" "$1" | tail -n 1; }
 
 if [ ! -e /sys/kernel/debug/kcov ]; then
-	skip "kernel fuzzing" "no /sys/kernel/debug/kcov: this kernel has no CONFIG_KCOV (IPEH_KERNEL_VARIANT=kcov, kernel/config/kcov.config)"
+	not_ok "kernel fuzzing" "no /sys/kernel/debug/kcov: this kernel has no CONFIG_KCOV (kernel/config/kcov.config)"
 elif [ ! -x "$KFUZZ" ]; then
 	not_ok "kernel fuzzing" "$KFUZZ is not installed"
 else
