@@ -398,8 +398,8 @@ static void gen_nlmsg(void)
 	mnl_attr_put_u32(nlh, IPEH_TLV_ATTR_MAX + 1, 0xabcd);
 	put_msg("get-pmtu-newer-attr", nlh);
 
-	/* the multicast notification of a change is the same message */
-	nlh = genl_reply(buf, FAMILY_ID, IPEH_TLV_CMD_SET, IPEH_TLV_GENL_VERSION);
+	/* the multicast notification of a change: the same attributes */
+	nlh = genl_reply(buf, FAMILY_ID, IPEH_TLV_CMD_SET_NTF, IPEH_TLV_GENL_VERSION);
 	put_params(nlh, IPEH_OPT_PMTU, &p, 1);
 	put_msg("notify-set-pmtu", nlh);
 

@@ -769,7 +769,11 @@ int ipeh_nl_replace(struct ipeh_nl *nl, const struct ipeh_nl_entry *e,
  * -ENOENT if the kernel's family has no such group.
  */
 int ipeh_nl_subscribe(struct ipeh_nl *nl, struct ipeh_error *err);
-/* cmd is IPEH_TLV_CMD_SET or IPEH_TLV_CMD_UNSET; p the resulting entry. */
+/*
+ * cmd is IPEH_TLV_CMD_SET for a notification IPEH_TLV_CMD_SET_NTF (an entry
+ * changed), IPEH_TLV_CMD_UNSET for IPEH_TLV_CMD_UNSET_NTF (a type got its
+ * default); p the resulting entry.
+ */
 typedef int (*ipeh_nl_change_cb)(uint8_t cmd, uint8_t type,
 				 const struct ipeh_tlv_params *p,
 				 unsigned int mask, void *arg);

@@ -398,20 +398,26 @@ int ipeh_nl_recv_changes(struct ipeh_nl *nl, ipeh_nl_change_cb cb, void *arg,
 			const struct genlmsghdr *g;
 			struct ipeh_tlv_params p;
 			unsigned int mask;
-			uint8_t type;
+			uint8_t type, cmd;
 			int r;
 
 			if (nlh->nlmsg_type != nl->family ||
 			    mnl_nlmsg_get_payload_len(nlh) < sizeof(*g))
 				continue;
 			g = mnl_nlmsg_get_payload(nlh);
-			if (g->cmd != IPEH_TLV_CMD_SET &&
-			    g->cmd != IPEH_TLV_CMD_UNSET)
+			/* The kernel sends SET_NTF and UNSET_NTF; cb gets the
+			 * command that makes such a change (the API since 1.0).
+			 */
+			if (g->cmd == IPEH_TLV_CMD_SET_NTF)
+				cmd = IPEH_TLV_CMD_SET;
+			else if (g->cmd == IPEH_TLV_CMD_UNSET_NTF)
+				cmd = IPEH_TLV_CMD_UNSET;
+			else
 				continue;
 			if (ipeh_nlmsg_parse_params(nlh, &type, &p, &mask) < 0)
 				continue;
 			count++;
-			r = cb(g->cmd, type, &p, mask, arg);
+			r = cb(cmd, type, &p, mask, arg);
 			if (r)
 				return r < 0 ? r : count;
 		}

@@ -127,7 +127,7 @@ fi
 wait $lpid $upid
 cat "$lout" "$uout"
 nlines=$(grep -c '^notify ' "$lout")
-if [ "$nlines" = 2 ] && [ "$(grep '^notify ' "$lout" | cut -d' ' -f2 | tr '\n' ' ')" = "cmd=1 cmd=2 " ]; then
+if [ "$nlines" = 2 ] && [ "$(grep '^notify ' "$lout" | cut -d' ' -f2 | tr '\n' ' ')" = "cmd=5 cmd=6 " ]; then
 	ok "a listener in the host's netns is told of a SET and an UNSET, in that order"
 else not_ok "a listener in the host's netns is told of a SET and an UNSET, in that order" "$(tr '\n' ' ' < "$lout")"; fi
 if grep -q '^listening' "$uout" && ! grep -q '^notify ' "$uout"; then

@@ -91,7 +91,7 @@ wait "$lpid_sender" "$lpid_ipeh_a" "$lpid_ipeh_b"
 n_a=$(grep -c '^notify ' "$W/listen-$A")
 n_host=$(grep -c '^notify ' "$W/listen-sender")
 n_b=$(grep -c '^notify ' "$W/listen-$B")
-if [ "$n_a" = 1 ] && grep -q '^notify cmd=2 ' "$W/listen-$A"; then
+if [ "$n_a" = 1 ] && grep -q '^notify cmd=6 ' "$W/listen-$A"; then
 	ok "netns A's listener is told of A's UNSET of 0x1e"
 else not_ok "netns A's listener is told of A's UNSET of 0x1e" "$(tr '\n' ' ' < "$W/listen-$A")"; fi
 if [ "$n_host" = 0 ] && [ "$n_b" = 0 ]; then

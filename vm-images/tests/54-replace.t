@@ -39,9 +39,9 @@ cat "$W/listen"
 mapfile -t nl < <(grep '^notify ' "$W/listen")
 g1=${nl[0]##*gen=} g2=${nl[1]##*gen=} g3=${nl[2]##*gen=}
 if [ "${#nl[@]}" -ge 3 ] &&
-	[[ ${nl[0]} == "notify cmd=1 "*" type=0x05 gen="* ]] &&
-	[[ ${nl[1]} == "notify cmd=1 "*" type=0xc2 gen="* ]] &&
-	[ "$g1" = "$g2" ] && [[ ${nl[2]} == "notify cmd=2 "*" type=0x05 gen="* ]] &&
+	[[ ${nl[0]} == "notify cmd=5 "*" type=0x05 gen="* ]] &&
+	[[ ${nl[1]} == "notify cmd=5 "*" type=0xc2 gen="* ]] &&
+	[ "$g1" = "$g2" ] && [[ ${nl[2]} == "notify cmd=6 "*" type=0x05 gen="* ]] &&
 	[ "$g3" = $((g1 + 1)) ]; then
 	ok "notifications: the swap as two SETs of one generation, the RESET's UNSETs one later"
 else

@@ -83,6 +83,12 @@ enum {
 	IPEH_TLV_ATTR_RESET,		/* flag, REPLACE: every type without an
 					 * ENTRY gets its default first
 					 */
+	IPEH_TLV_ATTR_RX_CLASS,		/* u8, GET replies, dumps and
+					 * notifications, for a type with a
+					 * receive handler only: the received
+					 * headers in which the kernel acts on
+					 * the option (IPEH_TLV_CLASS_FLAG_*)
+					 */
 
 	__IPEH_TLV_ATTR_MAX,
 };
@@ -98,6 +104,12 @@ enum {
 					 * without an entry has ORDER 0)
 					 */
 	IPEH_TLV_CMD_REPLACE,		/* change several types at once */
+	IPEH_TLV_CMD_SET_NTF,		/* notification: a type's entry changed
+					 * (SET or REPLACE)
+					 */
+	IPEH_TLV_CMD_UNSET_NTF,		/* notification: a type got its default
+					 * (UNSET or REPLACE)
+					 */
 
 	__IPEH_TLV_CMD_MAX,
 };
