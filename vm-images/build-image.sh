@@ -22,6 +22,8 @@ packages=(
 	# what libipeh-dev depends on (the guests install every user package)
 	libmnl-dev
 	strace less ethtool
+	# the kernel tree's YNL client, tools/net/ynl/cli.py (e2e test 21-ynl-cli)
+	python3 python3-yaml python3-jsonschema
 )
 
 mirrors=()
