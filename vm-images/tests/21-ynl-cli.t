@@ -17,9 +17,10 @@ ynl_cleanup() {
 }
 trap 'ynl_cleanup; _ipeh_test_end' EXIT
 
-# ynl ARGS...: cli.py on the ipv6-tlv spec, JSON output, without the schema
-# check (done once below: it takes seconds under TCG)
-ynl() { python3 "$YNL/cli.py" --spec "$YNL/netlink/specs/ipv6-tlv.yaml" --no-schema --output-json "$@"; }
+# cli.py on the ipv6-tlv spec, without the schema check (done once below: it
+# takes seconds under TCG); ynl ARGS...: the same with JSON output
+CLI=(python3 "$YNL/cli.py" --spec "$YNL/netlink/specs/ipv6-tlv.yaml" --no-schema)
+ynl() { "${CLI[@]}" --output-json "$@"; }
 
 # cli.py checks the spec against genetlink-legacy.yaml (jsonschema) before it
 # talks to the kernel, and lists the messages the spec declares, with their
@@ -45,15 +46,20 @@ str() { # KEY JSON: the string after "KEY":
 perm_num() {
 	case "$1" in none) echo 0 ;; with-check | check) echo 1 ;; no-check | nocheck) echo 2 ;; *) echo "?$1" ;; esac
 }
+# entry_line TYPE ORDER CLASS ADMIN USER ALIGN_MULT ALIGN_OFF MIN MAX DLEN_MULT DLEN_OFF
+entry_line() {
+	echo "type=$1 order=$2 class=$3 admin=$(perm_num "$4") user=$(perm_num "$5")" \
+		"align=$6n+$7 len=$8-$9 dlen=${10}n+${11}"
+}
 norm_cli() {
 	local l
 	sed 's/}, {/}\n{/g' | while read -r l; do
 		[ "$(num order "$l")" = 0 ] && continue
-		echo "type=$(num type "$l") order=$(num order "$l") class=$(num class "$l")" \
-			"admin=$(perm_num "$(str admin-perm "$l")") user=$(perm_num "$(str user-perm "$l")")" \
-			"align=$(num align-mult "$l")n+$(num align-off "$l")" \
-			"len=$(num min-data-len "$l")-$(num max-data-len "$l")" \
-			"dlen=$(num data-len-mult "$l")n+$(num data-len-off "$l")"
+		entry_line "$(num type "$l")" "$(num order "$l")" "$(num class "$l")" \
+			"$(str admin-perm "$l")" "$(str user-perm "$l")" \
+			"$(num align-mult "$l")" "$(num align-off "$l")" \
+			"$(num min-data-len "$l")" "$(num max-data-len "$l")" \
+			"$(num data-len-mult "$l")" "$(num data-len-off "$l")"
 	done
 }
 norm_tlvctl() {
@@ -63,11 +69,11 @@ norm_tlvctl() {
 		[[ $l == *'"class":['*'"hop"'* ]] && c=$((c | 1))
 		[[ $l == *'"class":['*'"rtrdst"'* ]] && c=$((c | 2))
 		[[ $l == *'"class":['*'"dst"'* ]] && c=$((c | 4))
-		echo "type=$(num type "$l") order=$(num order "$l") class=$c" \
-			"admin=$(perm_num "$(str admin "$l")") user=$(perm_num "$(str user "$l")")" \
-			"align=$(num align_mult "$l")n+$(num align_off "$l")" \
-			"len=$(num min_length "$l")-$(num max_length "$l")" \
-			"dlen=$(num data_len_mult "$l")n+$(num data_len_off "$l")"
+		entry_line "$(num type "$l")" "$(num order "$l")" "$c" \
+			"$(str admin "$l")" "$(str user "$l")" \
+			"$(num align_mult "$l")" "$(num align_off "$l")" \
+			"$(num min_length "$l")" "$(num max_length "$l")" \
+			"$(num data_len_mult "$l")" "$(num data_len_off "$l")"
 	done
 }
 # agree NAME: cli.py's dump and tlvctl's show list the same entries
@@ -111,8 +117,7 @@ rc=$?
 if [ "$rc" != 0 ] && [[ $out == *'No such file or directory'* ]]; then
 	ok "cli.py --do get 0x1e (no entry): ENOENT"
 else not_ok "cli.py --do get 0x1e (no entry): ENOENT" "exit $rc: $out"; fi
-out=$(as_user sender python3 "$YNL/cli.py" --spec "$YNL/netlink/specs/ipv6-tlv.yaml" --no-schema \
-	--output-json --do get --json '{"type": 49}' 2>&1)
+out=$(as_user sender "${CLI[@]}" --output-json --do get --json '{"type": 49}' 2>&1)
 if [[ $out == *'"order": '* ]] && [[ $out != *admin-perm* ]]; then
 	ok "cli.py --do get as an unprivileged user: the entry without admin-perm"
 else not_ok "cli.py --do get as an unprivileged user: the entry without admin-perm" "$out"; fi
@@ -141,8 +146,7 @@ rc=$?
 if [ "$rc" != 0 ] && [[ $out == *'Numerical result out of range'* ]] && [[ $out == *'bad-attr'* ]]; then
 	ok "cli.py --do set class 8: ERANGE, the extack names the attribute"
 else not_ok "cli.py --do set class 8: ERANGE, the extack names the attribute" "exit $rc: $out"; fi
-out=$(as_user sender python3 "$YNL/cli.py" --spec "$YNL/netlink/specs/ipv6-tlv.yaml" --no-schema \
-	--do set --json '{"type": 30, "user-perm": "no-check"}' 2>&1)
+out=$(as_user sender "${CLI[@]}" --do set --json '{"type": 30, "user-perm": "no-check"}' 2>&1)
 rc=$?
 if [ "$rc" != 0 ] && [[ $out == *'Operation not permitted'* ]]; then
 	ok "cli.py --do set as an unprivileged user: EPERM"
