@@ -50,7 +50,7 @@ void ex_format_ip(const struct sockaddr_in6 *sa, char *buf, size_t len);
  *
  * The kernel, not the example, decides whether an unprivileged user may
  * send the option: the example reads the kernel's live table over netlink
- * (falling back to libipeh's built-in default when the "ipv6-tlv" family
+ * (falling back to libipeh's built-in default when the "ipeh-tlv" family
  * cannot be reached), takes the option's layout (order, alignment, length
  * rules) from it, fills in the RFC layout when the table has no Hop-by-Hop
  * entry for the option, and lets the builder lay out the block as if the

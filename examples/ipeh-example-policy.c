@@ -3,7 +3,7 @@
  * ipeh-example-policy: the administrator's side of the examples, for
  * systems without tlvd.  Grants (or revokes) ordinary users the IOAM and
  * Minimum Path MTU options in Hop-by-Hop headers, with the same entries as
- * tlvd's shipped tlvd.conf, over the kernel's "ipv6-tlv" netlink family.
+ * tlvd's shipped tlvd.conf, over the kernel's "ipeh-tlv" netlink family.
  * Needs CAP_NET_ADMIN for everything but "show".  Installed in
  * libexec/ipeh: the demo and the e2e tests use it; people should use tlvd.
  *

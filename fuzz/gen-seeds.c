@@ -3,7 +3,7 @@
  * Writes the seed corpora of the libipeh harnesses into DIR/<harness>/:
  *   fuzz-block  blocks built by ipeh_build() for the harness's table, of
  *               several shapes, plus a truncated and a non-canonical one
- *   fuzz-nlmsg  ipv6-tlv and nlctrl replies as the kernel sends them
+ *   fuzz-nlmsg  ipeh-tlv and nlctrl replies as the kernel sends them
  *   fuzz-codec  option data: RFC 9268 PMTU, RFC 2711 RA, RFC 2473 TEL,
  *               RFC 9197 traces (empty, partly and fully filled, wide and
  *               opaque fields), and a few the decoders must refuse
@@ -353,7 +353,7 @@ static void gen_nlmsg(void)
 	struct nlmsghdr *nlh;
 	struct nlattr *grps, *grp;
 
-	/* nlctrl's answer to CTRL_CMD_GETFAMILY "ipv6-tlv" */
+	/* nlctrl's answer to CTRL_CMD_GETFAMILY "ipeh-tlv" */
 	nlh = genl_reply(buf, GENL_ID_CTRL, CTRL_CMD_NEWFAMILY, 2);
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, IPEH_TLV_GENL_NAME);
 	mnl_attr_put_u16(nlh, CTRL_ATTR_FAMILY_ID, FAMILY_ID);

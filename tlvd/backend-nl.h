@@ -11,7 +11,7 @@ struct ipeh_nl;
 /*
  * Opens the family.  On error returns a negative errno and writes a
  * sentence for the user into @msg: the family missing (-ENOENT) is
- * "kernel has no ipv6-tlv netlink family (ipeh patches not applied?)".
+ * "kernel has no ipeh-tlv netlink family (ipeh patches not applied?)".
  */
 int nl_backend_open(struct backend *be, char *msg, size_t len);
 void nl_backend_close(struct backend *be);

@@ -42,7 +42,7 @@ done
 # max_len, max_cnt): check the prototype is still that one.
 proto=$(awk '/^static int __ipeh_opt_validate_tlvs\(/,/\)$/' "$tmp" | tr -s ' \t\n' ' ')
 case "$proto" in
-"static int __ipeh_opt_validate_tlvs(const struct tlv_param_table_data *tpt, const struct ipv6_opt_hdr *opt, unsigned int optname, bool admin, unsigned int max_len, unsigned int max_cnt) ")
+"static int __ipeh_opt_validate_tlvs(const struct ipeh_tlv_table_data *tpt, const struct ipv6_opt_hdr *opt, unsigned int optname, bool admin, unsigned int max_len, unsigned int max_cnt) ")
 	;;
 *)
 	rm -f "$tmp"

@@ -32,7 +32,14 @@ struct ipv6_opt_hdr {
 
 #define ipv6_optlen(p)	(((p)->hdrlen + 1) << 3)
 
-struct tlv_tx_params {
+/*
+ * The kernel's struct ipeh_tlv_params has the name of libipeh's public
+ * one: test-kdiff.c sees the kernel's under this name until it has
+ * included kvalidate.inc, and then #undefs it before libipeh's header.
+ */
+#define ipeh_tlv_params kernel_ipeh_tlv_params
+
+struct ipeh_tlv_tx_params {
 	unsigned char admin_perm : 2;
 	unsigned char user_perm : 2;
 	unsigned char class : 3;
@@ -46,21 +53,21 @@ struct tlv_tx_params {
 	unsigned short preferred_order;
 };
 
-struct tlv_params {
-	struct tlv_tx_params t;
+struct ipeh_tlv_params {
+	struct ipeh_tlv_tx_params t;
 };
 
-struct tlv_proc {
-	struct tlv_params params;
+struct ipeh_tlv_proc {
+	struct ipeh_tlv_params params;
 };
 
-struct tlv_param_table_data {
+struct ipeh_tlv_table_data {
 	unsigned int user_grants;	/* types with user_perm not NONE */
-	struct tlv_proc procs[256];
+	struct ipeh_tlv_proc procs[256];
 };
 
-static inline const struct tlv_proc *
-ipeh_tlv_proc_in(const struct tlv_param_table_data *t, unsigned char type)
+static inline const struct ipeh_tlv_proc *
+ipeh_tlv_proc_in(const struct ipeh_tlv_table_data *t, unsigned char type)
 {
 	return &t->procs[type];
 }

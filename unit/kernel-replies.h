@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The kernel's replies to ipv6-tlv SET requests, as a guest recorded them
+ * The kernel's replies to ipeh-tlv SET requests, as a guest recorded them
  * (unit/kernel-replies.txt; vm-images/tests/52-netlink-perms.t fails when
  * the kernel answers otherwise), and the rules by which the unit tests'
  * fake kernels choose one.  The rules are the checks of the kernel's SET

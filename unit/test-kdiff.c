@@ -11,6 +11,7 @@
 
 #include "kdiff-shim.h"
 #include "kvalidate.inc"
+#undef ipeh_tlv_params
 
 #include "common.h"
 
@@ -33,7 +34,7 @@ static unsigned int below(unsigned int n)
 
 struct env {
 	struct ipeh_table t;
-	struct tlv_param_table_data k;
+	struct ipeh_tlv_table_data k;
 	uint8_t types[12];
 	unsigned int ntypes;
 };
@@ -64,7 +65,7 @@ static void random_table(struct env *e)
 	/* the kernel's representation: multiples minus one in 4 bits */
 	for (ty = 0; ty < 256; ty++) {
 		const struct ipeh_tlv_params *p = &e->t.params[ty];
-		struct tlv_tx_params *k = &e->k.procs[ty].params.t;
+		struct ipeh_tlv_tx_params *k = &e->k.procs[ty].params.t;
 
 		k->admin_perm = p->admin_perm;
 		k->user_perm = p->user_perm;

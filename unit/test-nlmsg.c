@@ -43,7 +43,7 @@ static void test_getfamily_request(void **state)
 	assert_int_equal(genl(nlh)->cmd, CTRL_CMD_GETFAMILY);
 	mnl_attr_for_each(a, nlh, sizeof(struct genlmsghdr)) {
 		assert_int_equal(mnl_attr_get_type(a), CTRL_ATTR_FAMILY_NAME);
-		assert_string_equal(mnl_attr_get_str(a), "ipv6-tlv");
+		assert_string_equal(mnl_attr_get_str(a), "ipeh-tlv");
 		seen++;
 	}
 	assert_int_equal(seen, 1);
@@ -61,7 +61,7 @@ static void test_parse_family_reply(void **state)
 	nlh->nlmsg_type = GENL_ID_CTRL;
 	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
 	g->cmd = CTRL_CMD_NEWFAMILY;
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "ipv6-tlv");
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, "ipeh-tlv");
 	assert_int_equal(ipeh_nlmsg_parse_family(nlh, &fam), -ENOENT);
 	mnl_attr_put_u16(nlh, CTRL_ATTR_FAMILY_ID, 0x2a);
 	assert_int_equal(ipeh_nlmsg_parse_family(nlh, &fam), 0);

@@ -2,7 +2,7 @@
 /*
  * Socket helpers: cmsg building and extraction round trip; sticky options
  * on a real UDPv6 socket when the host allows it (skipped otherwise); the
- * netlink client reports a kernel without the "ipv6-tlv" family cleanly.
+ * netlink client reports a kernel without the "ipeh-tlv" family cleanly.
  */
 
 #include "common.h"
@@ -150,7 +150,7 @@ static void test_nl_client_without_family(void **state)
 	r = ipeh_nl_open(&nl, &e);
 	if (r == -ENOENT) {
 		assert_null(nl);
-		assert_non_null(strstr(e.msg, "ipv6-tlv"));
+		assert_non_null(strstr(e.msg, "ipeh-tlv"));
 		return;
 	}
 	if (r < 0)

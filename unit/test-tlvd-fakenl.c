@@ -94,7 +94,7 @@ int ipeh_nl_open(struct ipeh_nl **nlp, struct ipeh_error *err)
 {
 	if (getenv("TLVD_FAKE_NO_FAMILY"))
 		return fake_fail(err, -ENOENT,
-				 "kernel has no \"ipv6-tlv\" netlink family");
+				 "kernel has no \"ipeh-tlv\" netlink family");
 	*nlp = calloc(1, sizeof(**nlp));
 	return *nlp ? 0 : -ENOMEM;
 }
@@ -161,5 +161,5 @@ int ipeh_nl_replace(struct ipeh_nl *nl, const struct ipeh_nl_entry *e,
 	(void)n;
 	(void)flags;
 	return fake_fail(err, -EOPNOTSUPP,
-			 "the kernel's ipv6-tlv family has no REPLACE command");
+			 "the kernel's ipeh-tlv family has no REPLACE command");
 }

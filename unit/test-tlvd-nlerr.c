@@ -35,7 +35,7 @@ static void test_missing_family_says_the_patches_are_missing(void **state)
 
 	(void)state;
 	assert_string_equal(nl_strerror(-ENOENT, NULL, buf, sizeof(buf)),
-			    "kernel has no ipv6-tlv netlink family (ipeh patches not applied?)");
+			    "kernel has no ipeh-tlv netlink family (ipeh patches not applied?)");
 }
 
 static void test_kernel_extack_message_is_kept(void **state)

@@ -312,7 +312,7 @@ report $? "rollback logged"
 
 # --- no family, no capability, bad file -----------------------------------------
 run timeout 10 "${fake_env[@]}" TLVD_FAKE_NO_FAMILY=1 "$TLVD" -c "$conf"
-[ "$rc" -eq 1 ] && [[ $err == *"kernel has no ipv6-tlv netlink family (ipeh patches not applied?)"* ]]
+[ "$rc" -eq 1 ] && [[ $err == *"kernel has no ipeh-tlv netlink family (ipeh patches not applied?)"* ]]
 report $? "missing family: clear error, exit 1: '$err'"
 if command -v setpriv >/dev/null; then
 	run timeout 10 setpriv --bounding-set=-net_admin --inh-caps=-net_admin \

@@ -6,7 +6,7 @@
  * user, validate a block exactly as the kernel will (same verdict, same
  * errno), parse received blocks, encode/decode common options (IOAM,
  * Minimum Path MTU, Router Alert, Tunnel Encapsulation Limit, RFC 4727
- * experimental types) and talk to the kernel's "ipv6-tlv" generic netlink
+ * experimental types) and talk to the kernel's "ipeh-tlv" generic netlink
  * family.
  *
  * Conventions: functions return 0 (or a length/count) on success and a
@@ -665,7 +665,7 @@ int ipeh_cmsg_next(const struct msghdr *msg, void **cookie,
  */
 #define IPEH_NLMSG_BUF		8192
 
-/* CTRL_CMD_GETFAMILY for "ipv6-tlv"; returns message length. */
+/* CTRL_CMD_GETFAMILY for "ipeh-tlv"; returns message length. */
 int ipeh_nlmsg_getfamily(void *buf, size_t cap, uint32_t seq);
 /* Family id from a CTRL_CMD_NEWFAMILY reply; -ENOENT if not there. */
 int ipeh_nlmsg_parse_family(const struct nlmsghdr *nlh, uint16_t *family);
@@ -728,7 +728,7 @@ int ipeh_nlmsg_parse_error(const struct nlmsghdr *nlh,
 
 struct ipeh_nl;
 
-/* Open a generic netlink socket and resolve "ipv6-tlv" (-ENOENT if the
+/* Open a generic netlink socket and resolve "ipeh-tlv" (-ENOENT if the
  * kernel has no such family).
  */
 int ipeh_nl_open(struct ipeh_nl **nlp, struct ipeh_error *err);

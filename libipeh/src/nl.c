@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Netlink client for the "ipv6-tlv" family (libmnl).  Messages are built
+ * Netlink client for the "ipeh-tlv" family (libmnl).  Messages are built
  * and decoded by nlmsg.c; this file only sends them and walks replies.
  */
 
@@ -136,7 +136,7 @@ int ipeh_nl_open(struct ipeh_nl **nlp, struct ipeh_error *err)
 	if (ret < 0) {
 		if (ret == -ENOENT)
 			ipeh__fail(err, ret, IPEH_RULE_NETLINK, -1, -1,
-				   "kernel has no \"ipv6-tlv\" netlink family");
+				   "kernel has no \"ipeh-tlv\" netlink family");
 		ipeh_nl_close(nl);
 		return ret;
 	}
@@ -344,7 +344,7 @@ int ipeh_nl_replace(struct ipeh_nl *nl, const struct ipeh_nl_entry *e,
 	ret = transact(nl, (size_t)ret, NULL, NULL, err);
 	if (ret == -EOPNOTSUPP)
 		return ipeh__fail(err, ret, IPEH_RULE_NETLINK, -1, -1,
-				  "the kernel's ipv6-tlv family has no REPLACE command");
+				  "the kernel's ipeh-tlv family has no REPLACE command");
 	if (ret < 0 && err && nl->err_offset >= 0) {
 		/* the entry whose nest holds the bad attribute */
 		for (i = n; i-- > 0;)
@@ -363,7 +363,7 @@ int ipeh_nl_subscribe(struct ipeh_nl *nl, struct ipeh_error *err)
 
 	if (!nl->mcast_group)
 		return ipeh__fail(err, -ENOENT, IPEH_RULE_NETLINK, -1, -1,
-				  "the ipv6-tlv family has no \"%s\" group",
+				  "the ipeh-tlv family has no \"%s\" group",
 				  IPEH_TLV_GENL_MCGRP_NAME);
 	if (mnl_socket_setsockopt(nl->sock, NETLINK_ADD_MEMBERSHIP, &grp,
 				  sizeof(grp)) < 0)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * "ipv6-tlv" generic netlink messages: building requests and decoding
+ * "ipeh-tlv" generic netlink messages: building requests and decoding
  * replies, without a socket, so that they can be unit-tested.
  */
 

@@ -16,8 +16,8 @@ if [ "$IPEH_STOCK" = 1 ]; then
 	# (ipeh-probe's own answer for a missing family, not any failure)
 	out=$("$PROBE" family 2>&1)
 	case "$out" in
-	ENOENT*) ok "stock kernel has no ipv6-tlv netlink family" ;;
-	*) not_ok "stock kernel has no ipv6-tlv netlink family" "ipeh-probe family said: $out" ;;
+	ENOENT*) ok "stock kernel has no ipeh-tlv netlink family" ;;
+	*) not_ok "stock kernel has no ipeh-tlv netlink family" "ipeh-probe family said: $out" ;;
 	esac
 fi
 case "$have" in

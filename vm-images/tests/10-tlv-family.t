@@ -1,6 +1,6 @@
-# (a) The ipv6-tlv generic netlink family resolves, and its dump is the
+# (a) The ipeh-tlv generic netlink family resolves, and its dump is the
 # default table of kernel/TLV-TABLE.md, as libipeh knows it.
-expect "ipv6-tlv family resolves" ok "$PROBE" family
+expect "ipeh-tlv family resolves" ok "$PROBE" family
 dump=$("$PROBE" dump 2>&1)
 # The dump lists every type 2..255; those without an entry have order 0.
 # each of 0x02..0xff exactly once, in order

@@ -33,11 +33,11 @@ else
 		"exit $rc, last line '$(tail -n 1 "$log")', $bad failed cases: $(grep -E 'FAIL|Case|SKIP' "$log" | head -n 3 | tr '\n' ' ')"
 fi
 
-# The series' own (patch 21): the ipv6-tlv family and what unprivileged users
+# The series' own (patch 21): the ipeh-tlv family and what unprivileged users
 # may send, in namespaces of its own. lib.sh's "TEST: ... [ OK ]" line per test,
 # then its counts; it exits 4 (SKIP) without the family, 1 if a test failed.
-log=$IPEH_RESULTS/$IPEH_TEST-ipv6_tlv.log
-timeout 900 bash ./ipv6_tlv.sh > "$log" 2>&1
+log=$IPEH_RESULTS/$IPEH_TEST-ipeh_tlv.log
+timeout 900 bash ./ipeh_tlv.sh > "$log" 2>&1
 rc=$?
 passed=$(sed -n 's/^Tests passed: \([0-9]*\)$/\1/p' "$log" | tail -n 1)
 failed=$(sed -n 's/^Tests failed: \([0-9]*\)$/\1/p' "$log" | tail -n 1)
@@ -46,8 +46,8 @@ nfail=$(grep -c '^TEST: .*\[FAIL\]$' "$log")
 ntest=$(grep -c '^TEST: ' "$log")
 if [ "$rc" = 0 ] && [ "${passed:-0}" -gt 0 ] && [ "$failed" = 0 ] && [ "$nfail" = 0 ] &&
 	[ "$nok" = "$passed" ] && [ "$ntest" = "$nok" ]; then
-	ok "selftests/net/ipv6_tlv.sh: $passed tests passed, 0 failed"
+	ok "selftests/net/ipeh_tlv.sh: $passed tests passed, 0 failed"
 else
-	not_ok "selftests/net/ipv6_tlv.sh: every test passed" \
+	not_ok "selftests/net/ipeh_tlv.sh: every test passed" \
 		"exit $rc, passed '${passed:-none}', failed '${failed:-none}', $nok OK and $nfail FAIL of $ntest TEST lines: $(grep -E 'FAIL|SKIP|expected' "$log" | head -n 3 | tr '\n' ' ')"
 fi

@@ -1,14 +1,14 @@
 # Issue 13 §2: an independent client. The kernel tree's own YNL command-line
 # client, tools/net/ynl/cli.py, staged unchanged with the family's spec
-# (Documentation/netlink/specs/ipv6-tlv.yaml, series patch 25) from the same
-# patched tree, drives every command of the ipv6-tlv family: get, dump, set,
+# (Documentation/netlink/specs/ipeh-tlv.yaml, series patch 25) from the same
+# patched tree, drives every command of the ipeh-tlv family: get, dump, set,
 # unset, replace, and the set-ntf and unset-ntf notifications. What it reads
 # and what it changes must agree with tlvctl, which reads the table through
 # libipeh. This proves that the spec matches the kernel.
 YNL=/usr/libexec/ipeh/ynl
 EXP_DST="0000""1e04""deadbeef"	# 0x1e with 4 bytes of data, at offset 2
-[ -f "$YNL/cli.py" ] && [ -f "$YNL/netlink/specs/ipv6-tlv.yaml" ] ||
-	{ not_ok "cli.py and the ipv6-tlv spec are staged" "no $YNL/cli.py or spec"; return 0; }
+[ -f "$YNL/cli.py" ] && [ -f "$YNL/netlink/specs/ipeh-tlv.yaml" ] ||
+	{ not_ok "cli.py and the ipeh-tlv spec are staged" "no $YNL/cli.py or spec"; return 0; }
 W=$(mktemp -d /run/ipeh-21.XXXXXX)
 chmod 755 "$W"
 ynl_cleanup() {
@@ -17,15 +17,15 @@ ynl_cleanup() {
 }
 trap 'ynl_cleanup; _ipeh_test_end' EXIT
 
-# cli.py on the ipv6-tlv spec, without the schema check (done once below: it
+# cli.py on the ipeh-tlv spec, without the schema check (done once below: it
 # takes seconds under TCG); ynl ARGS...: the same with JSON output
-CLI=(python3 "$YNL/cli.py" --spec "$YNL/netlink/specs/ipv6-tlv.yaml" --no-schema)
+CLI=(python3 "$YNL/cli.py" --spec "$YNL/netlink/specs/ipeh-tlv.yaml" --no-schema)
 ynl() { "${CLI[@]}" --output-json "$@"; }
 
 # cli.py checks the spec against genetlink-legacy.yaml (jsonschema) before it
 # talks to the kernel, and lists the messages the spec declares, with their
 # modes: the four requests and the two notifications (events).
-out=$(python3 "$YNL/cli.py" --spec "$YNL/netlink/specs/ipv6-tlv.yaml" --list-msgs 2>&1)
+out=$(python3 "$YNL/cli.py" --spec "$YNL/netlink/specs/ipeh-tlv.yaml" --list-msgs 2>&1)
 # (the modes of a message are a Python set: their order varies from run to run)
 msgs=$(echo "$out" | tr -s ' ' | sed 's/\[ dump, do \]/[ do, dump ]/' | LC_ALL=C sort | tr '\n' ';')
 want_msgs="get [ do, dump ];replace [ do ];set [ do ];set-ntf [ event ];unset [ do ];unset-ntf [ event ];unspec [ ];"

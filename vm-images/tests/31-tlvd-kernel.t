@@ -1,6 +1,6 @@
 # ipeh: runs on stock
 # `systemctl start tlvd` on either kernel. With the series it runs; on stock
-# 6.12 there is no ipv6-tlv family: tlvd must fail at once with exit status 1,
+# 6.12 there is no ipeh-tlv family: tlvd must fail at once with exit status 1,
 # say why, and systemd must not restart it (RestartPreventExitStatus=1), so
 # that a host booted into a kernel without the series is told, not flooded.
 since=$(date '+%Y-%m-%d %H:%M:%S')
@@ -24,11 +24,11 @@ if [ "$IPEH_STOCK" = 1 ]; then
 		not_ok "stock: systemd does not restart tlvd" "SubState=$sub NRestarts=$restarts"
 	fi
 	journal() { journalctl -u tlvd --since "$since" -o cat --no-pager 2>&1; }
-	says_no_family() { journal | grep -qF "kernel has no ipv6-tlv netlink family"; }
+	says_no_family() { journal | grep -qF "kernel has no ipeh-tlv netlink family"; }
 	if wait_for 5 says_no_family; then
-		ok "stock: the journal says the kernel has no ipv6-tlv family"
+		ok "stock: the journal says the kernel has no ipeh-tlv family"
 	else
-		not_ok "stock: the journal says the kernel has no ipv6-tlv family" "$(journal | tail -n 3 | tr '\n' ' ')"
+		not_ok "stock: the journal says the kernel has no ipeh-tlv family" "$(journal | tail -n 3 | tr '\n' ' ')"
 	fi
 	systemctl reset-failed tlvd 2>/dev/null
 else

@@ -1,7 +1,7 @@
 #!/bin/bash
 # RFC 9268 on the router: the module ip6_pmtu_opt (patch 15,
 # CONFIG_IPV6_PMTU_OPTION=m) gives option 0x30 a Hop-by-Hop handler through
-# ipv6_tlv_register() (patch 14); with net.ipv6.pmtu_option_update=1 in the
+# ipeh_tlv_register() (patch 14); with net.ipv6.pmtu_option_update=1 in the
 # router's namespace, ip6_forward() lowers Min-PMTU to the egress link's MTU
 # (r1: 1400). Sourced by run-tests after topo_up; leaves the module unloaded.
 #

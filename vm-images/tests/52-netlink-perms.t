@@ -1,4 +1,4 @@
-# Issue 7 §6: permissions and malformed attributes on the ipv6-tlv family.
+# Issue 7 §6: permissions and malformed attributes on the ipeh-tlv family.
 # Requests are crafted attribute by attribute with `ipeh-probe rawnl CMD
 # ATTR:HEX...` (ATTR is the attribute number of include/uapi/linux/ipeh.h:
 # 1 TYPE u8, 2 ORDER u16, 3 ADMIN_PERM, 4 USER_PERM, 5 CLASS, 6 ALIGN_MULT,

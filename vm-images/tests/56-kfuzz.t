@@ -3,7 +3,7 @@
 # not part of ./dev test.
 #
 # Coverage-guided fuzzing of the series' kernel surface with ipeh-kfuzz
-# (fuzz/README.md, "Kernel fuzzing"): for each target (nl: the ipv6-tlv
+# (fuzz/README.md, "Kernel fuzzing"): for each target (nl: the ipeh-tlv
 # family; opt: option headers through setsockopt()/sendmsg(), as root and
 # as uid 1000), the repository's corpus is replayed once, then fuzzed for
 # IPEH_KFUZZ_SECONDS (default 30). ipeh-kfuzz works in a network namespace

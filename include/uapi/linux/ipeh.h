@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * IPv6 extension header TLV management: generic netlink family "ipv6-tlv".
+ * IPv6 extension header TLV management: generic netlink family "ipeh-tlv".
  *
  * The family reads and changes the table of per-type parameters the kernel
  * uses to validate the Hop-by-Hop and Destination options that applications
@@ -14,7 +14,7 @@
 #ifndef _UAPI_LINUX_IPEH_H
 #define _UAPI_LINUX_IPEH_H
 
-#define IPEH_TLV_GENL_NAME		"ipv6-tlv"
+#define IPEH_TLV_GENL_NAME		"ipeh-tlv"
 #define IPEH_TLV_GENL_VERSION		0x1
 #define IPEH_TLV_GENL_MCGRP_NAME	"tlv-changes"
 

@@ -1,4 +1,4 @@
-/* ipeh-smoke: a quick in-guest check of the ipv6-tlv family and of
+/* ipeh-smoke: a quick in-guest check of the ipeh-tlv family and of
  * unprivileged Hop-by-Hop / Destination options, run as /init of an
  * initramfs (kernel/tests/smoke/run.sh). Prints "ok N ..." lines and a
  * summary; init then exits, the kernel panics and qemu -no-reboot exits.

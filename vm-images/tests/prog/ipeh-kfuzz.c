@@ -21,7 +21,7 @@
  *
  * Inputs are records (kfuzz-lib.h: op a b c len data[len]).
  *
- * Target "nl": one record is one request to the "ipv6-tlv" family:
+ * Target "nl": one record is one request to the "ipeh-tlv" family:
  *   op  the genetlink command (SET UNSET GET REPLACE, or any other value)
  *   a   bit0 NLM_F_ACK, bit1 NLM_F_DUMP, bit2 NLM_F_ECHO, bit3 NETLINK_EXT_ACK
  *       on, bit4 NLM_F_CREATE|NLM_F_REPLACE, bit5 sent in one datagram
@@ -993,7 +993,7 @@ static int usage(void)
 {
 	fputs("usage: ipeh-kfuzz nl|opt [--corpus DIR] [--seeds DIR] [--seconds N]\n"
 	      "                  [--seed N] [--replay] [--no-unshare] [--uid N]\n"
-	      "A coverage-guided (KCOV) fuzzer of the ipv6-tlv family (nl) and of\n"
+	      "A coverage-guided (KCOV) fuzzer of the ipeh-tlv family (nl) and of\n"
 	      "option headers given to setsockopt()/sendmsg() (opt). For test guests\n"
 	      "only: never on a development host.\n", stderr);
 	return 2;

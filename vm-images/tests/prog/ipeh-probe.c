@@ -41,7 +41,7 @@ static const char *errtok(int err)
 static int usage(void)
 {
 	fputs("usage: ipeh-probe COMMAND ...\n"
-	      "  family                       resolve the ipv6-tlv family\n"
+	      "  family                       resolve the ipeh-tlv family\n"
 	      "  dump                         kernel TLV table, one line per entry\n"
 	      "  default [--no-mip6]          libipeh's built-in table, same format\n"
 	      "  get TYPE [--drained] | unset TYPE   (--drained: nothing left queued after it)\n"
@@ -56,7 +56,7 @@ static int usage(void)
 	      "  hostile HDR NSOCK NCMSG SEED random/mutated blocks through setsockopt\n"
 	      "                               and sendmsg; kernel must not accept more\n"
 	      "                               than libipeh\n"
-	      "  rawnl CMD [resv=N] [ATTR:HEX]... raw ipv6-tlv request (CMD set|unset|get|N;\n"
+	      "  rawnl CMD [resv=N] [ATTR:HEX]... raw ipeh-tlv request (CMD set|unset|get|N;\n"
 	      "                               resv: the header's reserved field):\n"
 	      "                               verdict, extack message, offset, missing attr\n"
 	      "  flip N [USEC]                admin: N x (SET+UNSET) of IOAM and 0x3e,\n"
@@ -1616,7 +1616,7 @@ static int cmd_listen(int argc, char **argv)
 	return 0;
 }
 
-/* ---- raw ipv6-tlv requests, for malformed attributes (issue 7 §6) ---- */
+/* ---- raw ipeh-tlv requests, for malformed attributes (issue 7 §6) ---- */
 
 static int cmd_rawnl(int argc, char **argv)
 {
