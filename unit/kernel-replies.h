@@ -188,9 +188,8 @@ static inline const char *kernel_set_rule(const struct ipeh_table *t,
 	if (((mask & IPEH_ATTR_ADMIN_PERM) && p->admin_perm > IPEH_PERM_NO_CHECK) ||
 	    ((mask & IPEH_ATTR_USER_PERM) && p->user_perm > IPEH_PERM_NO_CHECK))
 		return "perm-range";
-	if ((mask & IPEH_ATTR_CLASS) &&
-	    (!p->class_mask || p->class_mask > IPEH_CLASS_MASK))
-		return "class-range";
+	if ((mask & IPEH_ATTR_CLASS) && (p->class_mask & ~IPEH_CLASS_MASK))
+		return "class-mask";
 	if ((mask & IPEH_ATTR_ALIGN_MULT) &&
 	    (p->align_mult < 1 || p->align_mult > 16))
 		return "align-range";

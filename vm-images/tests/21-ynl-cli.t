@@ -40,6 +40,16 @@ else not_ok "the spec passes cli.py's schema check and declares every message" "
 num() { # KEY JSON: the number after "KEY":
 	[[ $2 =~ \"$1\":\ ?([0-9]+) ]] && echo "${BASH_REMATCH[1]}"
 }
+cls() { # KEY JSON: the class-flag names listed after "KEY": (cli.py prints a
+	# flag set as a list, in no set order), as a number; empty if no KEY
+	local names c=0
+	[[ $2 =~ \"$1\":\ ?\[([^]]*)\] ]] || return 0
+	names=${BASH_REMATCH[1]}
+	[[ $names == *'"hopopt"'* ]] && c=$((c | 1))
+	[[ $names == *'"rtrdstopt"'* ]] && c=$((c | 2))
+	[[ $names == *'"dstopt"'* ]] && c=$((c | 4))
+	echo "$c"
+}
 str() { # KEY JSON: the string after "KEY":
 	[[ $2 =~ \"$1\":\ ?\"([a-z-]+)\" ]] && echo "${BASH_REMATCH[1]}"
 }
@@ -55,7 +65,7 @@ norm_cli() {
 	local l
 	sed 's/}, {/}\n{/g' | while read -r l; do
 		[ "$(num order "$l")" = 0 ] && continue
-		entry_line "$(num type "$l")" "$(num order "$l")" "$(num class "$l")" \
+		entry_line "$(num type "$l")" "$(num order "$l")" "$(cls class "$l")" \
 			"$(str admin-perm "$l")" "$(str user-perm "$l")" \
 			"$(num align-mult "$l")" "$(num align-off "$l")" \
 			"$(num min-data-len "$l")" "$(num max-data-len "$l")" \
@@ -100,12 +110,14 @@ echo "cli.py --do get 0x31: $out"
 want=$(tlvctl show ioam --json 2>&1 | norm_tlvctl)
 if [ "$(echo "$out" | norm_cli)" = "$want" ] && [ -n "$want" ] &&
 	[[ $out == *'"admin-perm": "no-check"'* ]] && [[ $out == *'"generation": '[0-9]* ]] &&
-	[[ $out == *'"rx-class": 1'[,}]* ]]; then
-	ok "cli.py --do get 0x31 (IOAM): tlvctl's entry, with admin-perm, generation and rx-class 1 (hopopt)"
-else not_ok "cli.py --do get 0x31 (IOAM): tlvctl's entry, with admin-perm, generation and rx-class 1 (hopopt)" "$out / $want"; fi
+	[[ $out == *'"rx-class": ["hopopt"]'* ]] && [[ $out == *'"class": ["hopopt"]'* ]]; then
+	ok "cli.py --do get 0x31 (IOAM): tlvctl's entry, with admin-perm, generation, class and rx-class [hopopt]"
+else not_ok "cli.py --do get 0x31 (IOAM): tlvctl's entry, with admin-perm, generation, class and rx-class [hopopt]" "$out / $want"; fi
 # every type the kernel handles on receive (built-in handlers; the guest's
 # kernel has CONFIG_IPV6_MIP6 unless ipeh.nomip6=1) and no other
-handled=$(ynl --dump get 2>&1 | sed 's/}, {/}\n{/g' | sed -n 's/.*"type": \([0-9]*\),.*"rx-class": \([0-9]*\).*/\1:\2/p' | tr '\n' ' ')
+handled=$(ynl --dump get 2>&1 | sed 's/}, {/}\n{/g' | while read -r l; do
+	[[ $l == *'"rx-class"'* ]] && echo "$(num type "$l"):$(cls rx-class "$l")"
+done | tr '\n' ' ')
 # Router Alert, CALIPSO (CONFIG_NETLABEL), IOAM, Jumbo: hopopt; HAO: dstopt
 want_rx="5:1 7:1 49:1 194:1 201:4 "
 [ "${IPEH_NOMIP6:-0}" = 1 ] && want_rx="5:1 7:1 49:1 194:1 "
@@ -125,7 +137,7 @@ else not_ok "cli.py --do get as an unprivileged user: the entry without admin-pe
 # --- set, with the notification it makes (subscribed in the same process:
 # cli.py queues what arrives while it waits for the ack, then prints it)
 out=$(ynl --subscribe tlv-changes --do set --json \
-	'{"type": 30, "order": 100, "class": 4, "user-perm": "with-check", "min-data-len": 4, "max-data-len": 4}' 2>&1)
+	'{"type": 30, "order": 100, "class": ["dstopt"], "user-perm": "with-check", "min-data-len": 4, "max-data-len": 4}' 2>&1)
 echo "cli.py --subscribe tlv-changes --do set 0x1e: $out"
 if [[ $out == *'"name": "set-ntf"'* ]] && [[ $out == *'"type": 30,'* ]] &&
 	[[ $out == *'"order": 100'* ]] && [[ $out != *unset-ntf* ]]; then
@@ -143,9 +155,15 @@ agree "after set"
 # --- the kernel's policy and extended ack, as cli.py reports them
 out=$(ynl --do set --json '{"type": 30, "class": 8}' 2>&1)
 rc=$?
+if [ "$rc" != 0 ] && [[ $out == *'Invalid argument'* ]] && [[ $out == *'reserved bit set'* ]] &&
+	[[ $out == *'bad-attr'* ]]; then
+	ok "cli.py --do set class 8 (not a class bit): EINVAL, the extack names the attribute"
+else not_ok "cli.py --do set class 8 (not a class bit): EINVAL, the extack names the attribute" "exit $rc: $out"; fi
+out=$(ynl --do set --json '{"type": 30, "align-mult": 17}' 2>&1)
+rc=$?
 if [ "$rc" != 0 ] && [[ $out == *'Numerical result out of range'* ]] && [[ $out == *'bad-attr'* ]]; then
-	ok "cli.py --do set class 8: ERANGE, the extack names the attribute"
-else not_ok "cli.py --do set class 8: ERANGE, the extack names the attribute" "exit $rc: $out"; fi
+	ok "cli.py --do set align-mult 17: ERANGE, the extack names the attribute"
+else not_ok "cli.py --do set align-mult 17: ERANGE, the extack names the attribute" "exit $rc: $out"; fi
 out=$(as_user sender "${CLI[@]}" --do set --json '{"type": 30, "user-perm": "no-check"}' 2>&1)
 rc=$?
 if [ "$rc" != 0 ] && [[ $out == *'Operation not permitted'* ]]; then

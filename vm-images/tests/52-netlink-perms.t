@@ -67,14 +67,15 @@ nlx "UNSET of TYPE 1" ERANGE "out of range" raw unset 1:01
 nlx "ORDER 0" ERANGE "out of range" raw set 1:be 2:0000
 nlx "ADMIN_PERM 3" ERANGE "out of range" raw set 1:31 3:03
 nlx "USER_PERM 255" ERANGE "out of range" raw set 1:31 4:ff
-nlx "CLASS 0 (no header)" ERANGE "out of range" raw set 1:31 5:00
-nlx "CLASS 8 (unknown header bit)" ERANGE "out of range" raw set 1:31 5:08
 nlx "ALIGN_MULT 0" ERANGE "out of range" raw set 1:31 6:00
 nlx "ALIGN_MULT 17" ERANGE "out of range" raw set 1:31 6:11
 nlx "ALIGN_OFF 16" ERANGE "out of range" raw set 1:31 7:10
 nlx "DATA_LEN_MULT 0" ERANGE "out of range" raw set 1:31 10:00
 nlx "DATA_LEN_MULT 17" ERANGE "out of range" raw set 1:31 10:11
 nlx "DATA_LEN_OFF 16" ERANGE "out of range" raw set 1:31 11:10
+# CLASS is a set of class bits (the policy's mask): another bit is EINVAL
+nlx "CLASS 8 (a bit that is not a class)" EINVAL "reserved bit" raw set 1:31 5:08
+nlx "CLASS 0x80 (a bit that is not a class)" EINVAL "reserved bit" raw set 1:31 5:80
 # values that are in range one by one but not together
 nlx "ALIGN_OFF >= ALIGN_MULT" EINVAL "Alignment offset must be less" raw set 1:31 6:04 7:04
 nlx "MIN_DATA_LEN > MAX_DATA_LEN" EINVAL "Min data length" raw set 1:31 8:05 9:04
@@ -109,6 +110,15 @@ else not_ok "the table is unchanged after every refused request" "$(diff <(echo 
 # and a well-formed raw request does work (the tool is not refusing everything)
 nlx "well-formed raw SET of 0xbe" ok "" raw set 1:be 2:6e00 4:01 5:04 6:04 7:02 8:04 9:04
 nlx "well-formed raw UNSET of 0xbe" ok "" raw unset 1:be
+# CLASS 0, the empty set a new entry starts with, is accepted: a dump's entry
+# can be written back as it is
+nlx "raw SET of 0xbe with CLASS 0 (no header) -> ok" ok "" raw set 1:be 2:6e00 5:00
+out=$("$PROBE" get 0xbe 2>&1)
+case "$out" in
+"0xbe order=110 "*" class=none "*) ok "0xbe has order 110 and class none after the SET with CLASS 0" ;;
+*) not_ok "0xbe has order 110 and class none after the SET with CLASS 0" "$out" ;;
+esac
+must "UNSET of 0xbe" ok raw unset 1:be
 
 # --- change notifications carry neither ADMIN_PERM (attribute 3) nor the port
 # id and sequence number of the request that made the change; they go to the
