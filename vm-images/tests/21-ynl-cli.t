@@ -40,14 +40,15 @@ else not_ok "the spec passes cli.py's schema check and declares every message" "
 num() { # KEY JSON: the number after "KEY":
 	[[ $2 =~ \"$1\":\ ?([0-9]+) ]] && echo "${BASH_REMATCH[1]}"
 }
-cls() { # KEY JSON: the class-flag names listed after "KEY": (cli.py prints a
-	# flag set as a list, in no set order), as a number; empty if no KEY
-	local names c=0
+cls() { # KEY JSON [SUFFIX]: the class names listed after "KEY": as a number;
+	# empty if no KEY. cli.py names the classes hopopt, rtrdstopt, dstopt
+	# (a flag set, printed as a list in no set order), tlvctl hop, rtrdst, dst
+	local names c=0 suf=${3-opt}
 	[[ $2 =~ \"$1\":\ ?\[([^]]*)\] ]] || return 0
 	names=${BASH_REMATCH[1]}
-	[[ $names == *'"hopopt"'* ]] && c=$((c | 1))
-	[[ $names == *'"rtrdstopt"'* ]] && c=$((c | 2))
-	[[ $names == *'"dstopt"'* ]] && c=$((c | 4))
+	[[ $names == *"\"hop$suf\""* ]] && c=$((c | 1))
+	[[ $names == *"\"rtrdst$suf\""* ]] && c=$((c | 2))
+	[[ $names == *"\"dst$suf\""* ]] && c=$((c | 4))
 	echo "$c"
 }
 str() { # KEY JSON: the string after "KEY":
@@ -73,13 +74,9 @@ norm_cli() {
 	done
 }
 norm_tlvctl() {
-	local l c
+	local l
 	sed 's/},{"type"/}\n{"type"/g' | while read -r l; do
-		c=0
-		[[ $l == *'"class":['*'"hop"'* ]] && c=$((c | 1))
-		[[ $l == *'"class":['*'"rtrdst"'* ]] && c=$((c | 2))
-		[[ $l == *'"class":['*'"dst"'* ]] && c=$((c | 4))
-		entry_line "$(num type "$l")" "$(num order "$l")" "$c" \
+		entry_line "$(num type "$l")" "$(num order "$l")" "$(cls class "$l" "")" \
 			"$(str admin "$l")" "$(str user "$l")" \
 			"$(num align_mult "$l")" "$(num align_off "$l")" \
 			"$(num min_length "$l")" "$(num max_length "$l")" \
