@@ -97,8 +97,10 @@ for p in "${patches[@]}"; do
 	fi
 	[[ $n -lt $from ]] && continue
 
-	# A new Kconfig symbol may now satisfy a line of the fragment
-	if grep -q '^+++ b/.*Kconfig' "$patchdir/$p"; then
+	# A new Kconfig symbol may now satisfy a line of the fragment (with
+	# --from, the patches applied without a build may have added some)
+	if [[ $n -eq $from && $from -gt 1 ]] ||
+	   grep -q '^+++ b/.*Kconfig' "$patchdir/$p"; then
 		configure
 	fi
 
