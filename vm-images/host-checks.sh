@@ -18,6 +18,33 @@ else
 	echo "not ok uapi: vendored include/uapi/linux/ipeh.h differs from the series' header"
 fi
 
+# The family's kernel tables (patch 33) are what the tree's ynl-gen-c.py writes
+# from its spec today: a change to the spec or the generator without
+# tools/net/ynl/ynl-regen.sh shows here. Debian's python3 with python3-yaml and
+# python3-jsonschema (./dev deps), as the generator needs.
+gen=$kdir/src/net/ipv6/exthdrs_nl
+name="host: net/ipv6/exthdrs_nl.{c,h} are what ynl-gen-c.py writes from ipeh-tlv.yaml"
+if [ ! -s "$top/kernel/patches/series" ]; then
+	echo "skip $name -- kernel/patches/series is empty"
+elif [ ! -f "$gen.c" ] || [ ! -f "$gen.h" ]; then
+	echo "not ok $name -- the series has no $gen.c or .h"
+else
+	gdir=$(mktemp -d)
+	gerr=
+	for m in source:c header:h; do
+		if ! /usr/bin/python3 "$kdir/src/tools/net/ynl/ynl-gen-c.py" --mode kernel \
+			--"${m%%:*}" --spec "$kdir/src/Documentation/netlink/specs/ipeh-tlv.yaml" \
+			-o "$gdir/exthdrs_nl.${m##*:}" > "$gdir/log" 2>&1; then
+			gerr="ynl-gen-c.py --${m%%:*} failed: $(tail -n 1 "$gdir/log")"
+		elif ! cmp -s "$gdir/exthdrs_nl.${m##*:}" "$gen.${m##*:}"; then
+			gerr="exthdrs_nl.${m##*:} differs: $(diff "$gen.${m##*:}" "$gdir/exthdrs_nl.${m##*:}" | grep -m 1 '^[<>]')"
+		fi
+		[ -z "$gerr" ] || break
+	done
+	rm -rf "$gdir"
+	if [ -z "$gerr" ]; then echo "ok $name"; else echo "not ok $name -- $gerr"; fi
+fi
+
 # Every patch is checkpatch --strict clean.
 checkpatch=$kdir/src/scripts/checkpatch.pl
 n=0

@@ -87,6 +87,22 @@ nlx "unknown attribute 12 in SET" EINVAL "Unknown attribute" raw set 1:31 12:00
 nlx "unknown attribute 200 in SET" EINVAL "Unknown attribute" raw set 1:31 200:00
 nlx "attribute 0 (UNSPEC) in SET" EINVAL "attribute" raw set 1:31 0:00
 nlx "ORDER in UNSET (not in its policy)" EINVAL "Unknown attribute" raw unset 1:31 2:6e00
+# REPLACE (command 4), its policies generated from the spec: an attribute above
+# RESET is unknown, one below it other than ENTRY unsupported; genetlink checks
+# each ENTRY with the entry's policy and points the extack at the attribute in
+# the nest (offset 32: nlmsghdr 16, genlmsghdr 4, ENTRY's header 4, TYPE 8);
+# ENTRY is 13 | NLA_F_NESTED (0x8000), which strict validation requires
+nlx "RX_CLASS (16) in REPLACE (above its policy)" EINVAL "Unknown attribute" raw 4 16:01
+nlx "TYPE at the top of REPLACE (not in its policy)" EINVAL "Unsupported attribute" raw 4 1:31
+nlx "ENTRY without NLA_F_NESTED" EINVAL "NLA_F_NESTED is missing" raw 4 13:0500010031000000
+entry_bad_user=32781:05000100310000000500040007000000
+nlx "USER_PERM 7 in an ENTRY of REPLACE" ERANGE "out of range" raw 4 $entry_bad_user
+out=$(raw 4 $entry_bad_user)
+if [[ $out == *" offs=32"* ]]; then
+	ok "USER_PERM 7 in an ENTRY of REPLACE: extack offset at the attribute in the nest"
+else
+	not_ok "USER_PERM 7 in an ENTRY of REPLACE: extack offset at the attribute in the nest" "got: $out"
+fi
 # missing TYPE
 nlx "SET without TYPE" EINVAL - raw set 2:6e00 4:01
 nlx "UNSET without TYPE" EINVAL - raw unset
