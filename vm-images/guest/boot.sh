@@ -7,9 +7,8 @@
 # the kernel has no CONFIG_IPV6_MIP6; ipeh.debug=1: the debug kernel, which
 # runs the tests marked "# ipeh: debug pass only"; ipeh.churn=SECONDS: how
 # long 55-churn churns, ipeh.churn_corrupt=N: its senders corrupt every Nth
-# copy of what they sent, to see its checks fail; ipeh.kcov=1: the kernel has
-# KCOV, so the tests marked "# ipeh: kcov kernel only" run; ipeh.kfuzz=SECONDS:
-# how long 56-kfuzz fuzzes each target).
+# copy of what they sent, to see its checks fail; ipeh.kfuzz=SECONDS: how
+# long 56-kfuzz fuzzes each target).
 set -u
 
 mode=shell
@@ -19,7 +18,6 @@ nomip6=0
 debug=0
 churn=
 churn_corrupt=
-kcov=0
 kfuzz=
 read -ra words < /proc/cmdline
 for word in "${words[@]}"; do
@@ -31,7 +29,6 @@ for word in "${words[@]}"; do
 	ipeh.debug=1) debug=1 ;;
 	ipeh.churn=*) churn=${word#ipeh.churn=} ;;
 	ipeh.churn_corrupt=*) churn_corrupt=${word#ipeh.churn_corrupt=} ;;
-	ipeh.kcov=1) kcov=1 ;;
 	ipeh.kfuzz=*) kfuzz=${word#ipeh.kfuzz=} ;;
 	esac
 done
@@ -86,7 +83,7 @@ case "$mode" in
 test)
 	IPEH_ONLY=$only IPEH_STOCK=$stock IPEH_NOMIP6=$nomip6 IPEH_DEBUG=$debug \
 		IPEH_CHURN_SECONDS=$churn IPEH_CHURN_CORRUPT=$churn_corrupt \
-		IPEH_KCOV=$kcov IPEH_KFUZZ_SECONDS=$kfuzz \
+		IPEH_KFUZZ_SECONDS=$kfuzz \
 		/ipeh/src/vm-images/guest/run-tests
 	finish
 	;;

@@ -1,6 +1,7 @@
-# ipeh: kcov kernel only
-# Run by ./dev kfuzz [MINUTES] on the kcov kernel (kernel/config/kcov.config);
-# not part of ./dev test.
+# ipeh: debug pass only
+# Run by the debug pass of ./dev test (30 s per target) and, for longer, by
+# ./dev kfuzz [SECONDS], on the debug kernel, which has KCOV
+# (kernel/config/debug.config).
 #
 # Coverage-guided fuzzing of the series' kernel surface with ipeh-kfuzz
 # (fuzz/README.md, "Kernel fuzzing"): for each target (nl: the ipeh-tlv
@@ -11,7 +12,9 @@
 # reported by the kernel (KASAN, lockdep, UBSAN ...: the runner fails on any
 # splat); ipeh-kfuzz also fails on a change of /proc/sys/kernel/tainted
 # (exit 3, the input saved as crash-*). What the fuzzing found new is left
-# in $IPEH_RESULTS/kfuzz/TARGET/ for the host to keep.
+# in $IPEH_RESULTS/kfuzz/TARGET/ for the host to keep, and the kernel PCs
+# the target reached in $IPEH_RESULTS/kfuzz/TARGET-pcs.txt (./dev kfuzz maps
+# them onto the series' functions with vm-images/kfuzz-report.sh).
 
 SECS=${IPEH_KFUZZ_SECONDS:-30}
 KFUZZ=/usr/libexec/ipeh/ipeh-kfuzz
@@ -32,7 +35,7 @@ fi
 kfuzz_line() { grep "^kfuzz [a-z]* $2:" "$1" | tail -n 1; }
 
 if [ ! -e /sys/kernel/debug/kcov ]; then
-	not_ok "kernel fuzzing" "no /sys/kernel/debug/kcov: this kernel has no CONFIG_KCOV (kernel/config/kcov.config)"
+	not_ok "kernel fuzzing" "no /sys/kernel/debug/kcov: this kernel has no CONFIG_KCOV (kernel/config/debug.config has it)"
 elif [ ! -x "$KFUZZ" ]; then
 	not_ok "kernel fuzzing" "$KFUZZ is not installed"
 else
@@ -49,7 +52,8 @@ else
 			not_ok "$t: the corpus replays" "exit $rc: $(tail -n 3 "$W/$t-replay.log" | tr '\n' ' ')"
 		fi
 
-		"$KFUZZ" "$t" --corpus "$W/$t" --seconds "$SECS" --seed "$RANDOM" > "$W/$t-fuzz.log" 2>&1
+		"$KFUZZ" "$t" --corpus "$W/$t" --seconds "$SECS" --seed "$RANDOM" \
+			--pcs "$IPEH_RESULTS/kfuzz/$t-pcs.txt" > "$W/$t-fuzz.log" 2>&1
 		rc=$?
 		line=$(kfuzz_line "$W/$t-fuzz.log" "done")
 		if [ $rc = 0 ] && [ -n "$line" ]; then

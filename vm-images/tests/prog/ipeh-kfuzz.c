@@ -7,7 +7,11 @@
  * namespace of its own, see below).
  *
  *   ipeh-kfuzz nl|opt [--corpus DIR] [--seeds DIR] [--seconds N] [--seed N]
- *                     [--replay] [--no-unshare] [--uid N]
+ *                     [--replay] [--no-unshare] [--uid N] [--pcs FILE]
+ *
+ * --pcs FILE: at the end, the PCs seen, one per line in hex (16 digits,
+ * unsorted), for the host to map onto the kernel's symbols
+ * (vm-images/kfuzz-report.sh).
  *
  * Coverage: each process that makes the syscalls under test opens
  * /sys/kernel/debug/kcov, KCOV_INIT_TRACE, mmap()s the buffer and wraps each
@@ -993,6 +997,7 @@ static int usage(void)
 {
 	fputs("usage: ipeh-kfuzz nl|opt [--corpus DIR] [--seeds DIR] [--seconds N]\n"
 	      "                  [--seed N] [--replay] [--no-unshare] [--uid N]\n"
+	      "                  [--pcs FILE]\n"
 	      "A coverage-guided (KCOV) fuzzer of the ipeh-tlv family (nl) and of\n"
 	      "option headers given to setsockopt()/sendmsg() (opt). For test guests\n"
 	      "only: never on a development host.\n", stderr);
@@ -1019,10 +1024,24 @@ static void stats(const char *what, unsigned long execs, double t0, unsigned lon
 	fflush(stdout);
 }
 
+/* the PCs seen, for --pcs */
+static void write_pcs(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		die("--pcs %s: %s", path, strerror(errno));
+	for (uint64_t i = 0; i < pcs->cap; i++)
+		if (pcs->slot[i])
+			fprintf(f, "%016llx\n", (unsigned long long)pcs->slot[i]);
+	if (fclose(f) != 0)
+		die("--pcs %s: %s", path, strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
 	static uint8_t buf[KF_MAX_INPUT];
-	const char *seeds_dir = NULL;
+	const char *seeds_dir = NULL, *pcs_path = NULL;
 	unsigned long seconds = 60, execs = 0, findings = 0, loaded = 0;
 	uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 	bool replay = false, do_unshare = true;
@@ -1049,6 +1068,8 @@ int main(int argc, char **argv)
 			seed = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--uid") && i + 1 < argc)
 			user_uid = (unsigned int)strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--pcs") && i + 1 < argc)
+			pcs_path = argv[++i];
 		else if (!strcmp(argv[i], "--replay"))
 			replay = true;
 		else if (!strcmp(argv[i], "--no-unshare"))
@@ -1114,6 +1135,8 @@ int main(int argc, char **argv)
 	if (replay) {
 		stats("replay", execs, t0, findings);
 		child_stop();
+		if (pcs_path)
+			write_pcs(pcs_path);
 		cleanup();
 		return findings ? 3 : 0;
 	}
@@ -1151,6 +1174,8 @@ int main(int argc, char **argv)
 	}
 	stats("done", execs, t0, findings);
 	child_stop();
+	if (pcs_path)
+		write_pcs(pcs_path);
 	cleanup();
 	return findings ? 3 : 0;
 }
