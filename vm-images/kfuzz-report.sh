@@ -32,8 +32,13 @@ trap 'rm -rf "$tmp"' EXIT
 nm --defined-only "$kb/vmlinux" | awk '$2 ~ /^[tTwW]$/ { print $1, 0, $3 }' > "$tmp/syms"
 awk '{ print $3 }' "$tmp/syms" | sort | uniq -d > "$tmp/ambiguous"
 cat "$@" | sort -u | awk 'length($1) == 16 { print $1, 1 }' > "$tmp/pcs"
+# the end of the kernel's text: _etext, or where the .text section ends
 etext=$(nm "$kb/vmlinux" | awk '$3 == "_etext" { print $1 }')
-[ -n "$etext" ] || { echo "$0: no _etext in $kb/vmlinux" >&2; exit 1; }
+if [ -z "$etext" ]; then
+	read -r vma size < <(objdump -h "$kb/vmlinux" | awk '$2 == ".text" { print $4, $3 }')
+	[ -n "${vma:-}" ] || { echo "$0: no _etext and no .text in $kb/vmlinux" >&2; exit 1; }
+	etext=$(printf '%016x' $((0x$vma + 0x$size)))
+fi
 sort "$tmp/syms" "$tmp/pcs" | awk -v etext="$etext" '
 	$2 == 0 { fn = $3; next }
 	$1 > etext || fn == "" { outside++; next }
@@ -56,7 +61,7 @@ for f in $FILES; do
 	r=$(wc -l < "$tmp/r")
 	all_r=$((all_r + r)) all_d=$((all_d + d))
 	printf '  net/ipv6/%s.c: %d of %d functions reached\n' "$f" "$r" "$d"
-	missed=$(comm -23 "$tmp/defs" "$tmp/r" | tr '\n' ' ')
+	missed=$(comm -23 "$tmp/defs" "$tmp/r" | paste -sd ' ')
 	[ -z "$missed" ] || echo "    not reached: $missed"
 done
 echo "  all: $all_r of $all_d functions reached"
