@@ -48,7 +48,9 @@ fi
 # kfuzz-report.sh (./dev kfuzz's coverage report) on a small program whose
 # functions are known: a PC inside a function counts it, a PC at a
 # function's first byte counts that function (not the one before), a PC past
-# the end of the text counts as outside, and a name defined twice is left out.
+# the end of the text counts as outside, and a name defined twice is left
+# out. Twice: linked as is (no _etext: the report takes the end of .text)
+# and with _etext defined there, as in vmlinux.
 name="host: kfuzz-report.sh maps PCs onto the functions of an object"
 kr=$(mktemp -d)
 mkdir -p "$kr/net/ipv6"
@@ -62,30 +64,36 @@ cat > "$kr/main.c" <<'KR'
 static __attribute__((noinline, used)) int kr_twice(int x) { return x - 2; }
 int main(int argc, char **argv) { (void)argv; return kr_twice(argc); }
 KR
+kerr=
 if gcc -O1 -c -o "$kr/net/ipv6/exthdrs_common.o" "$kr/c.c" 2> "$kr/log" &&
 	gcc -O1 -c -o "$kr/main.o" "$kr/main.c" 2>> "$kr/log" &&
 	gcc -o "$kr/vmlinux" "$kr/main.o" "$kr/net/ipv6/exthdrs_common.o" 2>> "$kr/log"; then
 	sym() { nm "$kr/vmlinux" | awk -v n="$1" '$3 == n { print $1 }'; }
+	# where .text ends
+	end=$(objdump -h "$kr/vmlinux" | awk '$2 == ".text" { print $4, $3 }' |
+		{ read -r vma size; printf '%x' $((0x$vma + 0x$size)); })
 	{
 		printf '%016x\n' $((0x$(sym kr_hit) + 3))
 		sym kr_at_start
-		objdump -h "$kr/vmlinux" | awk '$2 == ".text" { print $4, $3 }' | {
-			read -r vma size
-			printf '%016x\n' $((0x$vma + 0x$size + 16))
-		}
+		printf '%016x\n' $((0x$end + 16))
 	} > "$kr/pcs"
-	"$top/vm-images/kfuzz-report.sh" "$kr" "$kr/pcs" > "$kr/out" 2>&1
 	want="kernel PCs reached: 3 (1 outside vmlinux's text, in modules)
   net/ipv6/exthdrs_common.c: 2 of 4 functions reached
     not reached: kr_c_twice kr_miss"
-	if [ "$(grep -v 'not built' "$kr/out" | head -n 3)" = "$want" ]; then
-		echo "ok $name"
-	else
-		echo "not ok $name -- got: $(tr '\n' '|' < "$kr/out")"
-	fi
+	for how in "without _etext" "with _etext"; do
+		if [ "$how" = "with _etext" ]; then
+			gcc -o "$kr/vmlinux" "$kr/main.o" "$kr/net/ipv6/exthdrs_common.o" \
+				-Wl,--defsym=_etext=0x"$end" 2>> "$kr/log" || { kerr="cannot link with _etext"; break; }
+			[ "$(sym _etext)" = "$(printf '%016x' $((0x$end)))" ] || { kerr="the link has no _etext at 0x$end"; break; }
+		fi
+		"$top/vm-images/kfuzz-report.sh" "$kr" "$kr/pcs" > "$kr/out" 2>&1
+		[ "$(grep -v 'not built' "$kr/out" | head -n 3)" = "$want" ] ||
+			{ kerr="$how, got: $(tr '\n' '|' < "$kr/out")"; break; }
+	done
 else
-	echo "not ok $name -- cannot build the test program: $(tail -n 1 "$kr/log")"
+	kerr="cannot build the test program: $(tail -n 1 "$kr/log")"
 fi
+if [ -z "$kerr" ]; then echo "ok $name"; else echo "not ok $name -- $kerr"; fi
 rm -rf "$kr"
 
 # Every patch is checkpatch --strict clean.

@@ -11,9 +11,11 @@
 # apart by name, so a name vmlinux defines more than once (a static inline
 # helper such as rcu_read_unlock, the sanitizers' _sub_I_* constructors) is
 # left out; functions the compiler inlined have no symbol of their own and
-# count with their caller. PCs of modules (outside vmlinux's text) are
-# counted apart.
+# count with their caller, and functions past the end of the text (__init,
+# run only at boot) are left out too. PCs of modules (outside vmlinux's
+# text) are counted apart.
 set -euo pipefail
+export LC_ALL=C
 
 # the objects the series adds or changes on the paths ipeh-kfuzz drives
 FILES="exthdrs_common exthdrs_core exthdrs_options exthdrs ipv6_sockglue datagram"
@@ -30,15 +32,19 @@ trap 'rm -rf "$tmp"' EXIT
 # addresses are 16 hex digits, so a plain sort orders them by value, and a
 # symbol before a PC at the same address
 nm --defined-only "$kb/vmlinux" | awk '$2 ~ /^[tTwW]$/ { print $1, 0, $3 }' > "$tmp/syms"
-awk '{ print $3 }' "$tmp/syms" | sort | uniq -d > "$tmp/ambiguous"
 cat "$@" | sort -u | awk 'length($1) == 16 { print $1, 1 }' > "$tmp/pcs"
 # the end of the kernel's text: _etext, or where the .text section ends
 etext=$(nm "$kb/vmlinux" | awk '$3 == "_etext" { print $1 }')
 if [ -z "$etext" ]; then
-	read -r vma size < <(objdump -h "$kb/vmlinux" | awk '$2 == ".text" { print $4, $3 }')
+	read -r vma size < <(objdump -h "$kb/vmlinux" | awk '$2 == ".text" { print $4, $3 }') || true
 	[ -n "${vma:-}" ] || { echo "$0: no _etext and no .text in $kb/vmlinux" >&2; exit 1; }
 	etext=$(printf '%016x' $((0x$vma + 0x$size)))
 fi
+# names left out: defined twice, or past the text
+{
+	awk '{ print $3 }' "$tmp/syms" | sort | uniq -d
+	awk -v etext="$etext" '$1 >= etext { print $3 }' "$tmp/syms"
+} | sort -u > "$tmp/ambiguous"
 sort "$tmp/syms" "$tmp/pcs" | awk -v etext="$etext" '
 	$2 == 0 { fn = $3; next }
 	$1 > etext || fn == "" { outside++; next }

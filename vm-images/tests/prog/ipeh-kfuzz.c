@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ipeh-kfuzz: a small coverage-guided fuzzer of the series' kernel surface,
- * for a guest whose kernel has CONFIG_KCOV (kernel/config/kcov.config).
+ * for a guest whose kernel has CONFIG_KCOV (the debug kernel,
+ * kernel/config/debug.config).
  * NEVER run it on a development host: it changes the kernel's state and is
  * meant for a throw-away guest (it does confine itself to a network
  * namespace of its own, see below).
@@ -1028,14 +1029,16 @@ static void stats(const char *what, unsigned long execs, double t0, unsigned lon
 static void write_pcs(const char *path)
 {
 	FILE *f = fopen(path, "w");
+	int bad;
 
 	if (!f)
 		die("--pcs %s: %s", path, strerror(errno));
 	for (uint64_t i = 0; i < pcs->cap; i++)
 		if (pcs->slot[i])
 			fprintf(f, "%016llx\n", (unsigned long long)pcs->slot[i]);
-	if (fclose(f) != 0)
-		die("--pcs %s: %s", path, strerror(errno));
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad)
+		die("--pcs %s: write failed", path);
 }
 
 int main(int argc, char **argv)
@@ -1135,9 +1138,9 @@ int main(int argc, char **argv)
 	if (replay) {
 		stats("replay", execs, t0, findings);
 		child_stop();
+		cleanup();
 		if (pcs_path)
 			write_pcs(pcs_path);
-		cleanup();
 		return findings ? 3 : 0;
 	}
 
@@ -1174,8 +1177,8 @@ int main(int argc, char **argv)
 	}
 	stats("done", execs, t0, findings);
 	child_stop();
+	cleanup();
 	if (pcs_path)
 		write_pcs(pcs_path);
-	cleanup();
 	return findings ? 3 : 0;
 }
