@@ -54,6 +54,7 @@ sort "$tmp/syms" "$tmp/pcs" | awk -v etext="$etext" '
 		print outside + 0 > "'"$tmp"'/outside"
 	}'
 touch "$tmp/hit"
+sort -u -o "$tmp/hit" "$tmp/hit"
 total_pcs=$(wc -l < "$tmp/pcs")
 echo "kernel PCs reached: $total_pcs ($(cat "$tmp/outside") outside vmlinux's text, in modules)"
 all_r=0 all_d=0
@@ -61,9 +62,9 @@ for f in $FILES; do
 	o=$kb/net/ipv6/$f.o
 	[ -f "$o" ] || { echo "  net/ipv6/$f.o: not built"; continue; }
 	nm --defined-only "$o" | awk '$2 ~ /^[tT]$/ { print $3 }' | sort -u |
-		comm -23 - <(sort "$tmp/ambiguous") > "$tmp/defs"
+		comm -23 - "$tmp/ambiguous" > "$tmp/defs"
 	d=$(wc -l < "$tmp/defs")
-	sort -u "$tmp/hit" | comm -12 "$tmp/defs" - > "$tmp/r"
+	comm -12 "$tmp/defs" "$tmp/hit" > "$tmp/r"
 	r=$(wc -l < "$tmp/r")
 	all_r=$((all_r + r)) all_d=$((all_d + d))
 	printf '  net/ipv6/%s.c: %d of %d functions reached\n' "$f" "$r" "$d"
