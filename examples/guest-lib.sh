@@ -3,6 +3,7 @@
 # users send IOAM (0x31) and PMTU (0x30) options, the IOAM set-up of the
 # router and the receiver, and runs of the examples as the user 'ipeh'.
 # Used by vm-images/guest/run-demo and vm-images/tests/40-examples.t.
+# shellcheck disable=SC2034 # the EX_* variables are for the scripts that source this
 
 EX_DST=2001:db8:2::1
 EX_IOAM_PORT=5000

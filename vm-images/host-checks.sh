@@ -114,4 +114,25 @@ while read -r p; do
 	fi
 done < <(cat "$top/kernel/patches/series" 2>/dev/null)
 [ "$n" -gt 0 ] || echo "skip checkpatch: kernel patches -- kernel/patches/series is empty"
+
+# Every shell script of the repository is shellcheck-clean at severity
+# "warning": those with a #! line as their shell, the sourced ones and the
+# e2e tests (no #!, run by bash) as bash. -x follows their "source" lines.
+name="shellcheck: the repository's shell scripts, no finding of severity warning or above"
+sc_sheb=() sc_bash=()
+while IFS= read -r f; do
+	case "$f" in
+	*.sh | *.t | dev | .ci/run) ;;
+	*) head -n 1 "$top/$f" 2>/dev/null | grep -Eq '^#!.*(bash|/sh)( |$)' || continue ;;
+	esac
+	if head -n 1 "$top/$f" | grep -q '^#!'; then sc_sheb+=("$f"); else sc_bash+=("$f"); fi
+done < <(git -C "$top" ls-files)
+if [ $((${#sc_sheb[@]} + ${#sc_bash[@]})) -eq 0 ]; then
+	echo "not ok $name -- no shell script found (git ls-files in $top)"
+elif out=$(cd "$top" && shellcheck -x -S warning -f gcc "${sc_sheb[@]}" 2>&1 &&
+	shellcheck -x -s bash -S warning -f gcc "${sc_bash[@]}" 2>&1); then
+	echo "ok $name ($((${#sc_sheb[@]} + ${#sc_bash[@]})) scripts)"
+else
+	echo "not ok $name -- $(echo "$out" | grep -c ': \(warning\|error\):') findings: $(echo "$out" | head -n 2 | tr '\n' ' ')"
+fi
 exit 0

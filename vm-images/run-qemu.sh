@@ -25,7 +25,7 @@
 # device to the outside (-nic none): its only links are veths inside it.
 set -euo pipefail
 
-mode= kernel= image= src= stage= results= modules= cmdline= timeout= interactive=0 icount=0 net=
+mode='' kernel='' image='' src='' stage='' results='' modules='' cmdline='' timeout='' interactive=0 icount=0 net=''
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mode) mode=$2; shift ;;

@@ -1,5 +1,6 @@
 # Shared helpers for the guest-side e2e tests (sourced, bash).
 # Results go to $IPEH_RESULTS/results.txt (read by the host) and to the console.
+# shellcheck disable=SC2034 # IPEH_FAILED is read by run-tests' wrapper of each test
 
 : "${IPEH_RESULTS:=/ipeh/results}"
 : "${IPEH_SRC:=/ipeh/src}"
@@ -167,8 +168,8 @@ table_is_default() { [ "$(table_entries)" = "$(builtin_table 2>&1)" ]; }
 # table_reset: UNSET every entry (twice: a built-in type's order may be held by
 # another type until that one is unset)
 table_reset() {
-	local pass t
-	for pass in 1 2; do
+	local t
+	for _ in 1 2; do
 		for t in $(table_entries | cut -d' ' -f1); do
 			"$PROBE" unset "$t" >/dev/null 2>&1
 		done

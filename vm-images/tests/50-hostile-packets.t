@@ -111,7 +111,7 @@ drop_reasons() {
 hp() {
 	local name="$1" hdr=$2 dest=$3 want=$4 counters=$5 hex=$6 node daddr rfile
 	shift 6
-	local l4=(--udp 7001 $PORT)
+	local l4=(--udp 7001 "$PORT")
 	if [ "${1:-}" = --bare ]; then l4=(); shift; fi
 	if [ "$hdr" = hop ] || [ "$dest" = mc ]; then node=router; else node=receiver; fi
 	# "@router": the IPv6 layer of the router drops it, whatever the header
@@ -390,7 +390,7 @@ if [ "$IPEH_STOCK" != 1 ]; then
 	sleep 2
 	he0=$(ctr receiver Ip6InHdrErrors) pp0=$(ctr receiver Icmp6OutParmProblems)
 	rl0=$(ctr receiver Icmp6OutRateLimitHost)
-	for i in $(seq 20); do
+	for _ in $(seq 20); do
 		in_ns sender "$RAWSEND" --dst "0000""1e00""1e00""1e00" --udp 7001 $PORT \
 			--dev s0 $SND $RCV > /dev/null 2>&1
 	done

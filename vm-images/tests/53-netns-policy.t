@@ -87,6 +87,7 @@ if wait_for 20 grep -q '^listening' "$W/listen-sender" &&
 	wait_for 20 grep -q '^listening' "$W/listen-$B"; then
 	must "netns A: admin UNSET of 0x1e (notified)" ok in_ns $A "$PROBE" unset 0x1e
 fi
+# shellcheck disable=SC2154 # the lpid_* are set by the eval above
 wait "$lpid_sender" "$lpid_ipeh_a" "$lpid_ipeh_b"
 n_a=$(grep -c '^notify ' "$W/listen-$A")
 n_host=$(grep -c '^notify ' "$W/listen-sender")
