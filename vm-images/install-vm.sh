@@ -118,10 +118,10 @@ echo "install-vm: boot 2 took $((SECONDS - t0)) s"
 
 : > "$work/results.txt"
 for b in 1 2; do
-	tr -d '\r' < "$work/boot$b.log" | sed -n 's/^IPEH-VM: //p' >> "$work/results.txt"
-	grep -q "^IPEH-VM: done boot $b" <(tr -d '\r' < "$work/boot$b.log") ||
+	console=$(tr -d '\r' < "$work/boot$b.log")
+	sed -n 's/^IPEH-VM: \(ok \|not ok \)/\1/p' <<< "$console" >> "$work/results.txt"
+	grep -q "^IPEH-VM: done boot $b" <<< "$console" ||
 		echo "not ok install-vm: boot $b ran to its end -- no 'done boot $b' on the console (see boot$b.log)" >> "$work/results.txt"
 done
-grep -v '^done ' "$work/results.txt" > "$work/results.tmp" && mv "$work/results.tmp" "$work/results.txt"
 cat "$work/results.txt"
 ! grep -q '^not ok ' "$work/results.txt" && grep -q '^ok ' "$work/results.txt"
